@@ -1,0 +1,59 @@
+"""The ``ggp`` command line.
+
+Each subcommand lives in its own module under :mod:`ggp.commands` and exposes
+``register(subcommands)``, which adds an argparse sub-parser whose ``run`` default returns an exit
+code. Modules import heavy dependencies inside ``run`` so that ``ggp --help`` stays fast.
+
+Exit codes: 0 success, 1 a problem with the input or the run, 2 a usage error (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+import ggp.commands
+from ggp import __version__
+from ggp.errors import GgpError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every subcommand found in :mod:`ggp.commands`."""
+    parser = argparse.ArgumentParser(prog="ggp", description="General Game Playing toolkit")
+    parser.add_argument("--version", action="version", version=f"ggp {__version__}")
+    parser.add_argument("--debug", action="store_true", help="debug logs and full tracebacks")
+    subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(ggp.commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"ggp.commands.{info.name}")
+        module.register(subcommands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ggp`` console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print(f"ggp {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (GgpError, OSError, ValueError) as exc:
+        if args.debug:
+            raise
+        print(f"ggp {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``ggp`` subcommand; each defines ``register(subcommands)`` (see :mod:`ggp.cli`)."""

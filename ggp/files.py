@@ -1,0 +1,33 @@
+"""Reading game files from disk with clear errors (the ``ggp.gdl`` package itself never reads files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ggp.errors import GdlSyntaxError, SourcePos
+from ggp.gdl.parser import MAX_CHARS, parse_kif
+from ggp.gdl.terms import Description
+
+
+def read_text(path: Path, *, max_bytes: int = MAX_CHARS) -> str:
+    """Read a text file, refusing oversized, binary and non-UTF-8 files with a positioned error."""
+    name = str(path)
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise GdlSyntaxError(f"file has {size:,} bytes, more than the limit of {max_bytes:,}", SourcePos(name, 1, 1))
+    data = path.read_bytes()
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise GdlSyntaxError("binary file (contains a NUL byte), not text", SourcePos(name, line, 1))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise GdlSyntaxError("not UTF-8 text", SourcePos(name, line, column)) from None
+
+
+def load_kif(path: Path, *, max_bytes: int = MAX_CHARS) -> Description:
+    """Read and parse a KIF file."""
+    return parse_kif(read_text(path, max_bytes=max_bytes), str(path))

@@ -1,0 +1,205 @@
+"""GDL terms, literals, rules and descriptions as frozen, hashable values.
+
+Terms print as canonical KIF (lower case, single spaces), so ``str(term)`` is the wire form used by
+the protocol, the traces and the match records.
+
+>>> cell = Func("cell", (Const("1"), Const("1"), Var("x")))
+>>> str(cell)
+'(cell 1 1 ?x)'
+>>> str(Rule(Func("legal", (Var("r"), Const("noop"))), (Func("role", (Var("r"),)),)))
+'(<= (legal ?r noop) (role ?r))'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ggp.errors import SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """A symbol or a number: ``xplayer``, ``3``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A variable; ``name`` is stored without the leading ``?``."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"?{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Func:
+    """A compound term or atom ``(name arg...)``.
+
+    ``args`` is normally non-empty; an empty tuple stands for the rare zero-argument form ``(f)``,
+    which ggp-base keeps apart from the constant ``f``.
+    """
+
+    name: str
+    args: tuple[Term, ...]
+
+    def __str__(self) -> str:
+        if not self.args:
+            return f"({self.name})"
+        return f"({self.name} {' '.join(map(str, self.args))})"
+
+
+Term = Const | Var | Func
+Atom = Const | Func
+"""A relation applied to terms: a bare name for zero arity, else a :class:`Func`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """Negation as failure: ``(not atom)``. The validator rejects a non-atom argument."""
+
+    arg: Literal
+
+    def __str__(self) -> str:
+        return f"(not {self.arg})"
+
+
+@dataclass(frozen=True, slots=True)
+class Distinct:
+    """``(distinct a b)``: the two terms are syntactically different once ground."""
+
+    left: Term
+    right: Term
+
+    def __str__(self) -> str:
+        return f"(distinct {self.left} {self.right})"
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    """``(or lit...)``: a disjunction of literals."""
+
+    disjuncts: tuple[Literal, ...]
+
+    def __str__(self) -> str:
+        if not self.disjuncts:
+            return "(or)"
+        return f"(or {' '.join(map(str, self.disjuncts))})"
+
+
+Literal = Const | Func | Not | Distinct | Or
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule ``(<= head body...)``; a fact has an empty body.
+
+    ``pos`` is where the sentence starts in its source and ``arrow`` whether it was written with
+    ``<=``; neither takes part in equality, so parse(print(rule)) == rule.
+    """
+
+    head: Atom
+    body: tuple[Literal, ...] = ()
+    pos: SourcePos | None = field(default=None, compare=False)
+    arrow: bool = field(default=False, compare=False)
+
+    @property
+    def is_fact(self) -> bool:
+        return not self.body
+
+    def __str__(self) -> str:
+        if not self.body and not self.arrow:
+            return str(self.head)
+        parts = " ".join(str(lit) for lit in (self.head, *self.body))
+        return f"(<= {parts})"
+
+
+@dataclass(frozen=True, slots=True)
+class ParseNote:
+    """Something the parser accepted but the validator should warn about."""
+
+    check: str
+    message: str
+    pos: SourcePos
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """A whole game: its rules in source order.
+
+    ``notes`` carries parse-level warnings (zero-argument parentheses, capitalisation); it takes no
+    part in equality.
+    """
+
+    rules: tuple[Rule, ...]
+    file: str = field(default="<string>", compare=False)
+    notes: tuple[ParseNote, ...] = field(default=(), compare=False)
+
+    @property
+    def roles(self) -> tuple[Term, ...]:
+        """The role names in the order of their ``(role r)`` facts."""
+        return tuple(
+            rule.head.args[0]
+            for rule in self.rules
+            if isinstance(rule.head, Func) and rule.head.name == "role" and len(rule.head.args) == 1
+            and not rule.body
+        )
+
+
+KEYWORDS: frozenset[str] = frozenset(
+    {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "base", "input", "sees"}
+)
+"""GDL relation keywords (``distinct``, ``not`` and ``or`` are syntax, see :data:`RESERVED`)."""
+
+RESERVED: frozenset[str] = frozenset({"<=", "not", "distinct", "or"})
+
+
+def relation_name(atom: Atom) -> str:
+    """The relation (predicate) name of an atom."""
+    return atom.name
+
+
+def relation_key(atom: Atom) -> tuple[str, int]:
+    """``(name, arity)`` of an atom; a constant has arity 0."""
+    return (atom.name, len(atom.args) if isinstance(atom, Func) else 0)
+
+
+def variables(item: Term | Literal) -> Iterator[Var]:
+    """Every variable occurrence in a term or literal, left to right (with repeats)."""
+    stack: list[Term | Literal] = [item]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Var):
+            yield node
+        elif isinstance(node, Func):
+            stack.extend(reversed(node.args))
+        elif isinstance(node, Not):
+            stack.append(node.arg)
+        elif isinstance(node, Distinct):
+            stack.extend((node.right, node.left))
+        elif isinstance(node, Or):
+            stack.extend(reversed(node.disjuncts))
+
+
+def is_ground(item: Term | Literal) -> bool:
+    """True when the term or literal contains no variable."""
+    return next(variables(item), None) is None
+
+
+def atoms_of(literal: Literal) -> Iterator[tuple[Atom, bool]]:
+    """The atoms inside a literal with a flag telling whether each occurs under ``not``."""
+    stack: list[tuple[Literal, bool]] = [(literal, False)]
+    while stack:
+        node, negated = stack.pop()
+        if isinstance(node, (Const, Func)):
+            yield node, negated
+        elif isinstance(node, Not):
+            stack.append((node.arg, True))
+        elif isinstance(node, Or):
+            stack.extend((d, negated) for d in reversed(node.disjuncts))
