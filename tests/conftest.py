@@ -1,0 +1,47 @@
+"""Shared fixtures: paths to the project's games and to the reference material in ../shared."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+KIF_DIR = ROOT / "kif"
+GAMES_DIR = ROOT / "games"
+SHARED = Path(os.environ.get("GGP_SHARED", ROOT.parent / "shared"))
+CORPUS = SHARED / "gdl-corpus"
+TRACES = SHARED / "traces"
+
+
+def kif_games() -> list[Path]:
+    """The project's own KIF games (kif/<key>/<key>.kif)."""
+    return sorted(KIF_DIR.glob("*/*.kif"))
+
+
+def corpus_games() -> list[Path]:
+    """The ggp.org corpus games, or [] when ../shared is absent."""
+    return sorted(CORPUS.glob("*.kif")) if CORPUS.is_dir() else []
+
+
+def valid_corpus_keys() -> list[str]:
+    valid = CORPUS / "VALID.txt"
+    if not valid.is_file():
+        return []
+    return [line.strip() for line in valid.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """../shared, skipping the test cleanly when it is absent (a fresh clone)."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not present")
+    return SHARED
+
+
+def needs_shared(paths: list[Path]) -> list[object]:
+    """Parametrize helper: the given paths, or one skipped placeholder when ../shared is absent."""
+    if paths:
+        return list(paths)
+    return [pytest.param(None, marks=pytest.mark.skip(reason="../shared is not present"))]
