@@ -4,7 +4,7 @@ How it works:
 
 1. *Domain.* A relaxed copy of the rules (negation dropped, ``true``/``does`` renamed) has a least model
    that contains every fluent and every move that can ever occur; clingo computes it while grounding.
-2. *Ground once.* The real rules are grounded with ``true/1`` and ``does/2`` declared as free externals
+2. *Ground once.* The real rules are grounded with ``true/1`` and ``does/2`` declared as externals (false until assigned)
    over those domains. No query ever grounds again.
 3. *Query.* A state sets the ``true`` externals (only the ones that changed since the last query are
    reassigned), a joint move sets ``does``; stratification makes the answer set unique, and the shown
@@ -120,8 +120,8 @@ def main_program(description: Description, fluent_facts: Sequence[str], move_fac
             rules_to_asp(description.rules),
             *fluent_facts,
             *move_facts,
-            f"#external true(F) : {_TRUE_DOM}(F). [free]",
-            f"#external does(R, M) : {_DOES_DOM}(R, M). [free]",
+            f"#external true(F) : {_TRUE_DOM}(F). [false]",
+            f"#external does(R, M) : {_DOES_DOM}(R, M). [false]",
             _SHOWN,
         ]
     )
