@@ -1,0 +1,1 @@
+"""Game evaluation: quality criteria from self-play records, RAPP fitness, the self-play runner."""

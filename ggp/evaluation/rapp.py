@@ -1,0 +1,183 @@
+"""RAPP: Relative Algorithm Performance Profiles (Kowalski & Szykula 2016) for two-player games.
+
+A game is good when better algorithms beat worse ones the way they do on human-made games. For a game
+G and algorithms A1..An, P_G[i, j] is Ai's mean score against Aj (win 1, draw 1/2, loss 0), played in
+both seats. The fitness of a candidate game is f = (1 - D)(1 - B)(1 - Q): D its distance to the model
+matrix (the mean matrix of the model games), B the colour imbalance, Q the share of too-short plays;
+-1 for an unplayable game.
+
+>>> import numpy as np
+>>> g = np.array([[0.5, 0.9], [0.1, 0.5]]); h = np.array([[0.5, 0.7], [0.3, 0.5]])
+>>> round(squared_distance(g, h), 4), round(absolute_distance(g, h), 4)
+(0.04, 0.2)
+>>> fitness(distance=0.1, balance=0.2, quickness=0.0)
+0.72
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from numpy.typing import NDArray
+
+Matrix = NDArray[np.float64]
+
+TOO_SHORT_PLIES = 10
+"""A play that ends within this many plies counts towards quickness Q."""
+
+UNPLAYABLE = -1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One play between two algorithms: who sat where, how it ended.
+
+    ``white``/``black`` are algorithm names (white = the first mover); ``score_white`` is 1, 1/2 or 0.
+    """
+
+    white: str
+    black: str
+    score_white: float
+    plies: int
+
+
+def performance_matrix(plays: Sequence[Play], algorithms: Sequence[str]) -> Matrix:
+    """P[i, j] = mean score of algorithm i against j over all plays between them, both seats.
+
+    The diagonal is 0.5 and unused. Pairs that never met get NaN.
+    """
+    index = {name: i for i, name in enumerate(algorithms)}
+    n = len(algorithms)
+    totals = np.zeros((n, n))
+    counts = np.zeros((n, n))
+    for play in plays:
+        w, b = index[play.white], index[play.black]
+        if w == b:
+            continue
+        totals[w, b] += play.score_white
+        counts[w, b] += 1
+        totals[b, w] += 1 - play.score_white
+        counts[b, w] += 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        matrix = totals / counts
+    np.fill_diagonal(matrix, 0.5)
+    return matrix
+
+
+def _upper(matrix: Matrix) -> NDArray[np.float64]:
+    rows, cols = np.triu_indices(matrix.shape[0], k=1)
+    return matrix[rows, cols]
+
+
+def squared_distance(p_g: Matrix, p_h: Matrix) -> float:
+    """dist(G, H) = mean over pairs i<j of (P_G - P_H)^2 (used to compare example games)."""
+    return float(np.mean((_upper(p_g) - _upper(p_h)) ** 2))
+
+
+def absolute_distance(p_g: Matrix, p_model: Matrix) -> float:
+    """dist(G, model) = mean over pairs i<j of |P_G - P_model| (used in the fitness)."""
+    return float(np.mean(np.abs(_upper(p_g) - _upper(p_model))))
+
+
+def spread(p_model: Matrix) -> float:
+    """Sum over pairs i<j of |P[i, j] - 0.5|^2: how clearly the algorithms are ordered."""
+    return float(np.sum((_upper(p_model) - 0.5) ** 2))
+
+
+def choose_model_games(matrices: Mapping[str, Matrix], anchor: str) -> tuple[str, ...]:
+    """Split the example games in two groups with the least within-group distance; return anchor's group.
+
+    Exhaustive over the 2^(g-1) splits; the distance is :func:`squared_distance`.
+    """
+    names = sorted(matrices)
+    if anchor not in matrices:
+        raise ValueError(f"anchor game {anchor!r} is not among the example games")
+    distance = {(a, b): squared_distance(matrices[a], matrices[b]) for a, b in combinations(names, 2)}
+    others = [n for n in names if n != anchor]
+    best: tuple[float, tuple[str, ...]] | None = None
+    for mask in range(1 << len(others)):
+        group = [anchor] + [n for k, n in enumerate(others) if mask >> k & 1]
+        rest = [n for n in names if n not in group]
+        cost = sum(distance[a, b] for a, b in combinations(sorted(group), 2))
+        cost += sum(distance[a, b] for a, b in combinations(sorted(rest), 2))
+        candidate = (cost, tuple(sorted(group)))
+        if best is None or candidate < best:
+            best = candidate
+    assert best is not None
+    return best[1]
+
+
+def model_matrix(matrices: Mapping[str, Matrix], games: Sequence[str]) -> Matrix:
+    """Element-wise mean of the model games' matrices."""
+    return np.mean(np.stack([matrices[g] for g in games]), axis=0)
+
+
+def choose_model_algorithms(p_model: Matrix, algorithms: Sequence[str], k: int) -> tuple[str, ...]:
+    """The k algorithms whose restricted model matrix has the largest spread (ties: name order)."""
+    best: tuple[float, tuple[str, ...]] | None = None
+    for subset in combinations(range(len(algorithms)), k):
+        names = tuple(sorted(algorithms[i] for i in subset))
+        value = spread(p_model[np.ix_(subset, subset)])
+        if best is None or value > best[0] or (value == best[0] and names < best[1]):
+            best = (value, names)
+    if best is None:
+        raise ValueError(f"cannot choose {k} of {len(algorithms)} algorithms")
+    return best[1]
+
+
+def colour_balance(plays: Sequence[Play]) -> float:
+    """B = |score_white - score_black| / n over all plays (draws count 1/2 to each)."""
+    if not plays:
+        return 1.0
+    white = sum(p.score_white for p in plays)
+    return abs(white - (len(plays) - white)) / len(plays)
+
+
+def quickness(plays: Sequence[Play], too_short: int = TOO_SHORT_PLIES) -> float:
+    """Q = share of plays that ended within ``too_short`` plies."""
+    if not plays:
+        return 1.0
+    return sum(p.plies <= too_short for p in plays) / len(plays)
+
+
+def fitness(*, distance: float, balance: float, quickness: float) -> float:
+    """f = (1 - D)(1 - B)(1 - Q), rounded to 12 digits to hide float noise."""
+    return round((1 - distance) * (1 - balance) * (1 - quickness), 12)
+
+
+@dataclass(frozen=True, slots=True)
+class RappResult:
+    """The RAPP verdict on one game."""
+
+    fitness: float
+    distance: float | None = None
+    balance: float | None = None
+    quickness: float | None = None
+    reason: str = ""
+
+    @property
+    def playable(self) -> bool:
+        return self.fitness != UNPLAYABLE
+
+
+def evaluate_game(
+    plays: Sequence[Play], algorithms: Sequence[str], p_model: Matrix, *, too_short: int = TOO_SHORT_PLIES
+) -> RappResult:
+    """RAPP fitness of a game from its plays between ``algorithms`` (the model's order)."""
+    if not plays:
+        return RappResult(UNPLAYABLE, reason="no plays were completed")
+    p_game = performance_matrix(plays, algorithms)
+    if np.isnan(_upper(p_game)).any():
+        return RappResult(UNPLAYABLE, reason="some algorithm pairs never completed a play")
+    d = absolute_distance(p_game, p_model)
+    b = colour_balance(plays)
+    q = quickness(plays, too_short)
+    return RappResult(fitness(distance=d, balance=b, quickness=q), d, b, q)
+
+
+def unplayable(reason: str) -> RappResult:
+    """The verdict for a game that cannot be played, with the reason."""
+    return RappResult(UNPLAYABLE, reason=reason)
