@@ -1,0 +1,132 @@
+"""``ggp validate FILE...``: static GDL checks (and, with ``--simulate``, random playouts) on KIF files.
+
+Exit code 0 when every file is valid (warnings allowed), 1 when any file has an error (a file that
+cannot be read or parsed included), 2 for usage errors (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ggp.gdl.terms import Description
+    from ggp.gdl.validator import Finding
+
+DEFAULT_DEPTH = 1000
+"""Step bound of each simulated playout (spec §6.3)."""
+
+_SIMULATE_MODULE = "ggp.reasoner.simulate"
+
+
+class _SimulateChecks(Protocol):
+    """Signature of ``ggp.reasoner.simulate.simulate_checks`` (random-playout checks, spec §6.3)."""
+
+    def __call__(self, description: Description, *, playouts: int, depth: int, seed: int,
+                 strict: bool) -> list[Finding]: ...
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``validate`` sub-parser."""
+    parser: argparse.ArgumentParser = subcommands.add_parser(
+        "validate",
+        help="check KIF game descriptions against the GDL restrictions",
+        description="Check KIF files against GDL's static restrictions; report every problem. "
+        "Exit 0 if all files are valid (warnings allowed), 1 if any has an error.",
+    )
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="KIF game description")
+    parser.add_argument("--json", action="store_true", help="print findings as one JSON list")
+    parser.add_argument("--strict", action="store_true", help="goal values outside 0..100 are errors")
+    parser.add_argument("--simulate", type=_positive, metavar="N", default=None,
+                        help="also run N seeded random playouts (simulation checks)")
+    parser.add_argument("--depth", type=_positive, metavar="D", default=DEFAULT_DEPTH,
+                        help=f"step bound of each playout (default {DEFAULT_DEPTH})")
+    parser.add_argument("--seed", type=int, metavar="S", default=0, help="random seed (default 0)")
+    parser.set_defaults(run=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate each file, print the findings, and return the exit code."""
+    simulate: _SimulateChecks | None = None
+    if args.simulate is not None:
+        try:
+            # Imported by name: the reasoner side owns this module and it may be absent.
+            module = importlib.import_module(_SIMULATE_MODULE)
+        except ModuleNotFoundError as exc:
+            if exc.name != _SIMULATE_MODULE:
+                raise
+            print(f"ggp validate: --simulate needs {_SIMULATE_MODULE}, which is not available",
+                  file=sys.stderr)
+            return 1
+        simulate = module.simulate_checks
+
+    report: list[tuple[str, Finding]] = []
+    failed = False
+    for path in args.files:
+        name = str(path)
+        findings, simulated = _check_file(path, args, simulate)
+        errors = sum(f.severity == "error" for f in findings)
+        failed = failed or errors > 0
+        report.extend((name, f) for f in findings)
+        if not args.json:
+            for finding in findings:
+                print(finding if finding.pos else f"{name}: {finding}")
+            verdict = "invalid" if errors else "valid"
+            note = ", not simulated" if simulate is not None and not simulated else ""
+            print(f"{name}: {verdict}, {_count(errors, 'error')}, "
+                  f"{_count(len(findings) - errors, 'warning')}{note}")
+    if args.json:
+        print(json.dumps([_as_json(name, f) for name, f in report], indent=1))
+    return 1 if failed else 0
+
+
+def _check_file(path: Path, args: argparse.Namespace,
+                simulate: _SimulateChecks | None) -> tuple[list[Finding], bool]:
+    """The findings for one file, and whether it was simulated (only statically valid games are)."""
+    from ggp.errors import GgpError, InputError
+    from ggp.files import read_text
+    from ggp.gdl.parser import parse_kif
+    from ggp.gdl.validator import Finding, validate
+
+    try:
+        description = parse_kif(read_text(path), str(path))
+    except InputError as exc:
+        return [Finding("error", "syntax", exc.message, exc.pos)], False
+    except OSError as exc:
+        return [Finding("error", "io", f"cannot read the file: {exc.strerror or exc}")], False
+    findings = validate(description, strict=args.strict)
+    if simulate is None or any(f.severity == "error" for f in findings):
+        return findings, False
+    try:
+        findings += simulate(description, playouts=args.simulate, depth=args.depth, seed=args.seed,
+                             strict=args.strict)
+    except GgpError as exc:
+        findings.append(Finding("error", "simulate", str(exc)))
+    return findings, True
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _as_json(file: str, finding: Finding) -> dict[str, object]:
+    return {
+        "file": file,
+        "severity": finding.severity,
+        "check": finding.check,
+        "message": finding.message,
+        "line": finding.pos.line if finding.pos else None,
+        "column": finding.pos.column if finding.pos else None,
+        "rule": finding.rule,
+    }

@@ -1,0 +1,1 @@
+"""Test helpers: tiny pure-Python games that implement the StateMachine protocol."""

@@ -1,0 +1,129 @@
+"""The KIF reader and writer: exact round trips (generated and corpus games) and positioned errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ggp.errors import GdlError, GdlSyntaxError, SourcePos
+from ggp.gdl.parser import parse_kif, parse_literal, parse_term
+from ggp.gdl.printer import to_kif
+from ggp.gdl.terms import Description, Literal, Term
+from ggp.gdl.validator import validate
+from tests.conftest import corpus_games, needs_shared
+from tests.helpers.gdl_corpus import parsed
+from tests.strategies import descriptions, literals, terms, well_formed_games
+
+
+@settings(max_examples=60, deadline=None)
+@given(terms())
+def test_printing_then_parsing_returns_the_same_term(term: Term) -> None:
+    assert parse_term(str(term)) == term
+
+
+@settings(max_examples=60, deadline=None)
+@given(literals())
+def test_printing_then_parsing_returns_the_same_literal(literal: Literal) -> None:
+    assert parse_literal(str(literal)) == literal
+
+
+@settings(max_examples=40, deadline=None)
+@given(descriptions())
+def test_printing_then_parsing_returns_the_same_description(description: Description) -> None:
+    text = to_kif(description)
+    again = parse_kif(text)
+    assert again == description
+    assert to_kif(again) == text
+
+
+@settings(max_examples=20, deadline=None)
+@given(well_formed_games())
+def test_well_formed_games_round_trip(game: Description) -> None:
+    assert parse_kif(to_kif(game)) == game
+
+
+@pytest.mark.parametrize("path", needs_shared(corpus_games()), ids=lambda p: p.stem if p else "none")
+def test_every_corpus_game_round_trips_exactly(path: Path) -> None:
+    description = parsed(path)
+    text = to_kif(description)
+    again = parse_kif(text, path.name)
+    assert again == description
+    assert to_kif(again) == text
+
+
+def test_positions_survive_comments_and_line_breaks() -> None:
+    description = parse_kif("; a comment (with brackets\n(role x)\n\n   (<= terminal\n (true (done)))", "g.kif")
+    assert [rule.pos for rule in description.rules] == [SourcePos("g.kif", 2, 1), SourcePos("g.kif", 4, 4)]
+
+
+def test_names_are_lower_cased_and_mixed_spellings_noted() -> None:
+    description = parse_kif("(ROLE Xplayer)\n(role xplayer)")
+    assert str(description.rules[0]) == "(role xplayer)"
+    assert [note.check for note in description.notes] == ["capitalisation", "capitalisation"]
+
+
+ERRORS = [
+    ("(role x", (1, 1), "unbalanced '('"),
+    ("(role x)\n(<= terminal\n  (true (done))", (2, 1), "unbalanced '('"),
+    ("(role x))", (1, 9), "no '(' to close"),
+    ("(role x)\n  )", (2, 3), "no '(' to close"),
+    ("", (1, 1), "empty description"),
+    ("; only a comment\n", (1, 1), "empty description"),
+    ("(role x) ()", (1, 10), "empty list"),
+    ("((p) q)", (1, 2), "a list cannot name a relation"),
+    ("(<= (?x a) b)", (1, 6), "variable '?x' used as a relation"),
+    ("(role x)\n?x", (2, 1), "variable '?x' cannot stand as a sentence"),
+    ("(<=)", (1, 1), "'<=' rule without a head"),
+    ("(p (<= a))", (1, 5), "rules cannot be nested"),
+    ("(p ?)", (1, 4), "'?' must be followed by a variable name"),
+    ("(p\x00)", (1, 3), "binary data"),
+    ("(" * 300 + ")" * 300, (1, 100), "nested deeper than the limit"),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "message"), ERRORS, ids=[str(i) for i in range(len(ERRORS))])
+def test_syntax_errors_carry_a_position(text: str, where: tuple[int, int], message: str) -> None:
+    with pytest.raises(GdlSyntaxError) as caught:
+        parse_kif(text, "bad.kif")
+    assert caught.value.pos == SourcePos("bad.kif", *where)
+    assert message in caught.value.message
+    assert str(caught.value).startswith(f"bad.kif:{where[0]}:{where[1]}: ")
+
+
+def test_ten_thousand_levels_of_nesting_are_rejected_without_recursion_errors() -> None:
+    with pytest.raises(GdlSyntaxError, match="nested deeper"):
+        parse_kif("(p " * 10_000 + ")" * 10_000)
+
+
+_TOKENS = ["(", ")", "(", ")", " ", "\n", "<=", "not", "or", "distinct", "?x", "?", "p", "role", "legal",
+           "goal", "1", "200", ";c\n", "()", "\t", "x.y", "\x00", "É"]
+
+
+def _parse_and_validate(text: str) -> None:
+    try:
+        validate(parse_kif(text, "fuzz.kif"))
+    except GdlError as exc:
+        assert exc.pos is None or exc.pos.file == "fuzz.kif"
+        assert "\n" not in str(exc)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=200))
+def test_random_text_only_ever_raises_gdl_errors(text: str) -> None:
+    _parse_and_validate(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=200))
+def test_random_bytes_only_ever_raise_gdl_errors(data: bytes) -> None:
+    _parse_and_validate(data.decode("utf-8", errors="replace"))
+    _parse_and_validate(data.decode("latin-1"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=60).map(" ".join))
+def test_random_token_soup_only_ever_raises_gdl_errors(text: str) -> None:
+    _parse_and_validate(text)
