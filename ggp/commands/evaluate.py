@@ -1,0 +1,143 @@
+"""``ggp evaluate GAME...``: self-play evaluation with quality criteria, RAPP fitness and a report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_OUT = Path("evaluation")
+
+
+def register(subcommands: Any) -> None:
+    parser = subcommands.add_parser(
+        "evaluate",
+        help="evaluate games by self-play: criteria, RAPP fitness, HTML report",
+        description=(
+            "Play a round robin of player configurations on each game (seat rotation, fixed seeds, "
+            "iteration budgets) and report the Ludi/Ludii criteria and the RAPP fitness. Results are "
+            "appended to OUT/results.jsonl as they finish, so a rerun resumes an interrupted evaluation."
+        ),
+    )
+    parser.add_argument("games", nargs="+", type=Path, help="KIF (.kif) or Simplified Boardgames (.sbg) files")
+    parser.add_argument("--matches", type=int, default=10, help="matches per pairing per seat (default 10)")
+    parser.add_argument(
+        "--players",
+        default=None,
+        help="comma-free list separated by ';' of player specs, weakest first "
+        "(default 'random;mcts:iterations=200;alphabeta:depth=2')",
+    )
+    parser.add_argument("--engine", default="auto", help="reasoner engine: auto (circuit, else clingo), clingo, circuit")
+    parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--step-cap", type=int, default=1000, help="end a match as a draw after this many steps")
+    parser.add_argument("--estimate-playouts", type=int, default=0,
+                        help="random playouts per state for lead change/drama/decisiveness (0 = off)")
+    parser.add_argument("--model", type=Path, default=None, help="RAPP model JSON (from --build-model)")
+    parser.add_argument("--build-model", metavar="ANCHOR", default=None,
+                        help="build a RAPP model from these games, the model group containing ANCHOR, into OUT/model.json")
+    parser.add_argument("--model-algorithms", type=int, default=None, help="with --build-model: keep the k most spread algorithms")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default ./evaluation)")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary for scripts")
+    parser.set_defaults(run=run)
+
+
+def _load_game(path: Path) -> Any:
+    from ggp.evaluation.selfplay import GameSource
+    from ggp.files import read_text
+
+    text = read_text(path)
+    if path.suffix.lower() == ".sbg":
+        from ggp.gdl.printer import to_kif
+        from translators.sbg import parse_sbg
+        from translators.sbg.to_gdl import translate
+
+        game = parse_sbg(text, str(path))
+        return GameSource(path.stem, to_kif(translate(game)), game.turn_limit)
+    from ggp.gdl.parser import parse_kif
+
+    parse_kif(text, str(path))
+    return GameSource(path.stem, text, None)
+
+
+def _engine(name: str) -> str:
+    if name != "auto":
+        return name
+    from ggp.reasoner.engines import ENGINES
+
+    return "circuit" if "circuit" in ENGINES else "clingo"
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ggp.evaluation import report as report_module
+    from ggp.evaluation.evaluate import (
+        DEFAULT_LADDER,
+        RappModel,
+        build_model,
+        check_playable,
+        report_game,
+        unplayable_report,
+    )
+    from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
+    from players.registry import make_player, parse_spec
+
+    if args.matches < 1:
+        raise ValueError("--matches must be at least 1")
+    specs = tuple(s.strip() for s in args.players.split(";")) if args.players else DEFAULT_LADDER
+    for spec in specs:
+        parse_spec(spec)
+    if len(specs) < 2:
+        raise ValueError("--players needs at least two player specs")
+    model = RappModel.load(args.model) if args.model else None
+    engine = _engine(args.engine)
+    args.out.mkdir(parents=True, exist_ok=True)
+    games = [_load_game(path) for path in args.games]
+    reports = {}
+    jobs = []
+    for game in games:
+        reason = check_playable(game, engine, step_cap=args.step_cap, seed=args.seed)
+        if reason:
+            reports[game.key] = unplayable_report(game.key, specs, reason)
+            continue
+        jobs += round_robin(
+            game, specs, matches_per_seat=args.matches, seed=args.seed, engine=engine,
+            step_cap=args.step_cap, estimate_playouts=args.estimate_playouts,
+        )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, disable=args.json or not sys.stderr.isatty(), transient=False) as progress:
+        task = progress.add_task("matches", total=len(jobs))
+
+        def on_result(result: MatchResult, state: RunProgress) -> None:
+            progress.update(task, completed=state.done, description=f"matches ({state.failed} failed)")
+
+        results = run_jobs(
+            jobs, make_player, results_path=args.out / "results.jsonl", workers=args.workers,
+            ray_address=args.ray, on_result=on_result,
+        )
+    by_game: dict[str, list[MatchResult]] = {}
+    for result in results:
+        by_game.setdefault(result.game, []).append(result)
+    if args.build_model:
+        model = build_model(by_game, specs, anchor=args.build_model, k=args.model_algorithms)
+        (args.out / "model.json").write_text(json.dumps(model.to_json(), indent=2))
+    for game in games:
+        if game.key not in reports:
+            preferred = max(60, (game.turn_limit or 120) // 2)
+            reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs, model, preferred_length=preferred)
+    ordered = [reports[g.key] for g in games]
+    report_module.write_json(ordered, args.out / "summary.json")
+    page = report_module.write_html(ordered, args.out)
+    if args.json:
+        print(json.dumps(report_module.summary(ordered), indent=2))
+    else:
+        for row in report_module.summary(ordered):
+            fitness = row["fitness"]
+            shown = "n/a" if fitness is None else f"{fitness:.3f}"
+            print(f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}".rstrip())
+        print(f"report: {page}")
+    return 0

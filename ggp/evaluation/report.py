@@ -1,0 +1,167 @@
+"""The evaluation report: JSON for scripts, an HTML page with matplotlib plots for people.
+
+Plots: a win-rate heat map and a game-length histogram per game, the criteria of all games side by
+side, and the RAPP fitness per game. Images are written next to ``report.html``; every name shown in
+the page is HTML-escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from ggp.evaluation.evaluate import GameReport
+
+_SHOWN_CRITERIA = (
+    "completion", "balance", "advantage_first_player", "drawishness", "timeouts",
+    "duration_ludi", "outcome_uniformity", "decisiveness", "lead_change", "drama_mean",
+)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def write_json(reports: Sequence[GameReport], path: Path) -> None:
+    """All reports as one JSON document."""
+    path.write_text(json.dumps({"games": [r.to_json() for r in reports]}, indent=2, allow_nan=False))
+
+
+def _clean(value: float | None) -> float | None:
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def summary(reports: Sequence[GameReport]) -> list[dict[str, object]]:
+    """One small dict per game, for ``--json`` and the README table."""
+    return [
+        {
+            "game": r.game,
+            "fitness": _clean(r.fitness.fitness),
+            "reason": r.fitness.reason or r.unplayable or "",
+            "matches": r.matches,
+            "failed": r.failed,
+            **{name: _clean(r.criteria.get(name)) for name in ("balance", "completion", "drawishness", "duration_mean")},
+        }
+        for r in reports
+    ]
+
+
+def _plots(reports: Sequence[GameReport], out: Path) -> dict[str, list[str]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    images: dict[str, list[str]] = {}
+    for report in reports:
+        names: list[str] = []
+        if report.matches:
+            matrix = np.array([[np.nan if v is None else v for v in row] for row in report.matrix], dtype=float)
+            figure, axis = plt.subplots(figsize=(4.2, 3.6))
+            image = axis.imshow(matrix, vmin=0, vmax=1, cmap="RdYlGn")
+            labels = [a.split(":")[0] + ("\n" + a.split(":", 1)[1] if ":" in a else "") for a in report.algorithms]
+            axis.set_xticks(range(len(labels)), labels, fontsize=7)
+            axis.set_yticks(range(len(labels)), labels, fontsize=7)
+            for i in range(len(labels)):
+                for j in range(len(labels)):
+                    if i != j and not np.isnan(matrix[i, j]):
+                        axis.text(j, i, f"{matrix[i, j]:.2f}", ha="center", va="center", fontsize=8)
+            axis.set_title("score of row vs column", fontsize=9)
+            figure.colorbar(image, ax=axis)
+            figure.tight_layout()
+            name = f"{_safe(report.game)}-matrix.png"
+            figure.savefig(out / name, dpi=90)
+            plt.close(figure)
+            names.append(name)
+            figure, axis = plt.subplots(figsize=(4.2, 3.0))
+            axis.hist(report.lengths, bins=min(20, max(1, len(set(report.lengths)))), color="#4878a8")
+            axis.set_xlabel("plies")
+            axis.set_ylabel("matches")
+            axis.set_title("game length", fontsize=9)
+            figure.tight_layout()
+            name = f"{_safe(report.game)}-lengths.png"
+            figure.savefig(out / name, dpi=90)
+            plt.close(figure)
+            names.append(name)
+        images[report.game] = names
+    playable = [r for r in reports if r.matches]
+    if playable:
+        figure, axis = plt.subplots(figsize=(max(6, 1.2 * len(_SHOWN_CRITERIA)), 3.6))
+        width = 0.8 / len(playable)
+        for k, report in enumerate(playable):
+            values = [_clean(report.criteria.get(c)) for c in _SHOWN_CRITERIA]
+            axis.bar(
+                [i + k * width for i in range(len(_SHOWN_CRITERIA))],
+                [0 if v is None else v for v in values],
+                width,
+                label=report.game,
+            )
+        axis.set_xticks([i + 0.4 - width / 2 for i in range(len(_SHOWN_CRITERIA))], _SHOWN_CRITERIA, rotation=30, fontsize=7)
+        axis.set_ylim(0, 1)
+        axis.legend(fontsize=7)
+        axis.set_title("criteria per game", fontsize=9)
+        figure.tight_layout()
+        figure.savefig(out / "criteria.png", dpi=90)
+        plt.close(figure)
+        images["__criteria__"] = ["criteria.png"]
+    figure, axis = plt.subplots(figsize=(max(4, 0.9 * len(reports)), 3.0))
+    fitness = [_clean(r.fitness.fitness) for r in reports]
+    axis.bar(range(len(reports)), [-1 if f is None else f for f in fitness], color="#6a9f58")
+    axis.set_xticks(range(len(reports)), [r.game for r in reports], rotation=30, fontsize=7)
+    axis.set_ylim(-1, 1)
+    axis.axhline(0, color="black", linewidth=0.5)
+    axis.set_title("RAPP fitness (-1 = unplayable)", fontsize=9)
+    figure.tight_layout()
+    figure.savefig(out / "fitness.png", dpi=90)
+    plt.close(figure)
+    images["__fitness__"] = ["fitness.png"]
+    return images
+
+
+def _fmt(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return html.escape(str(value))
+
+
+def write_html(reports: Sequence[GameReport], out: Path, *, title: str = "Game evaluation") -> Path:
+    """Write report.html (and its PNG plots) into ``out``; returns the page's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    images = _plots(reports, out)
+    rows = []
+    for row in summary(reports):
+        rows.append(
+            "<tr>" + "".join(f"<td>{_fmt(row[k])}</td>" for k in ("game", "fitness", "balance", "completion",
+                                                                  "drawishness", "duration_mean", "matches", "failed", "reason"))
+            + "</tr>"
+        )
+    sections = []
+    for report in reports:
+        criteria = "".join(
+            f"<tr><th>{html.escape(name)}</th><td>{_fmt(value)}</td></tr>" for name, value in report.criteria.items()
+        )
+        pictures = "".join(f'<img src="{html.escape(name)}" alt="">' for name in images.get(report.game, []))
+        note = f"<p class=warn>{html.escape(report.unplayable)}</p>" if report.unplayable else ""
+        errors = "".join(f"<li>{html.escape(e)}</li>" for e in report.errors)
+        sections.append(
+            f"<section><h2>{html.escape(report.game)}</h2>{note}<div class=row>{pictures}</div>"
+            f"<table>{criteria}</table>{'<ul>' + errors + '</ul>' if errors else ''}</section>"
+        )
+    overview = "".join(f'<img src="{n}" alt="">' for key in ("__fitness__", "__criteria__") for n in images.get(key, []))
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #ccc;padding:3px 8px;text-align:left}}.row img{{margin-right:1em}}.warn{{color:#a33}}</style>
+</head><body><h1>{html.escape(title)}</h1>
+<table><tr><th>game</th><th>RAPP fitness</th><th>balance</th><th>completion</th><th>drawishness</th>
+<th>mean length</th><th>matches</th><th>failed</th><th>note</th></tr>{''.join(rows)}</table>
+<div class=row>{overview}</div>{''.join(sections)}</body></html>"""
+    path = out / "report.html"
+    path.write_text(page)
+    return path
