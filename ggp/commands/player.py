@@ -1,0 +1,85 @@
+"""``ggp player TYPE``: serve a player over the GGP HTTP protocol (one match at a time).
+
+``TYPE`` is a player spec from :mod:`players.registry`, e.g. ``mcts`` or
+``mcts:exploration=0.7``. Each match gets a fresh player seeded with ``--seed``; ``--iterations``
+or ``--seconds`` limit every move further than the play clock does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+DEFAULT_PORT = 9147
+ENGINES = ("clingo", "circuit", "naive")
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``player`` sub-parser."""
+    parser: argparse.ArgumentParser = subcommands.add_parser(
+        "player",
+        help="run a GGP player as an HTTP server",
+        description="Serve a player over the GGP HTTP protocol (INFO, START, PLAY, STOP, ABORT).",
+    )
+    parser.add_argument("type", metavar="TYPE",
+                        help="random, legal, monte_carlo, mcts or alphabeta (options: mcts:exploration=0.7)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--name", default=None, help="name reported to INFO (default: the type)")
+    parser.add_argument("--engine", choices=ENGINES, default="clingo", help="reasoner (default clingo)")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--iterations", type=_positive_int, metavar="N", help="at most N iterations per move")
+    limit.add_argument("--seconds", type=_positive_float, metavar="S", help="at most S seconds per move")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of each match's player (default 0)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log match lifecycle (INFO)")
+    parser.set_defaults(run=run)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def player_spec(args: argparse.Namespace) -> str:
+    """The spec string of the player the arguments ask for (type plus the per-move limit)."""
+    extra = []
+    if args.iterations is not None:
+        extra.append(f"iterations={args.iterations}")
+    if args.seconds is not None:
+        extra.append(f"seconds={args.seconds}")
+    if not extra:
+        return str(args.type)
+    joiner = "," if ":" in args.type else ":"
+    return f"{args.type}{joiner}{','.join(extra)}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; returns the exit code."""
+    from aiohttp import web
+
+    from ggp.protocol.server import create_player_app
+    from ggp.reasoner.engines import engine_factory
+    from players.registry import make_player, parse_spec
+
+    spec = player_spec(args)
+    kind, _ = parse_spec(spec)
+    make_player(spec, args.seed)  # report a bad spec now, not at the first match
+    engine_factory(args.engine)  # and an engine that is not installed
+    if args.verbose:
+        logging.getLogger().setLevel(logging.INFO)
+    name = args.name or kind
+    app = create_player_app(lambda: make_player(spec, args.seed), name, args.engine, species=kind)
+    print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
+    web.run_app(app, host=args.host, port=args.port, print=None, handle_signals=True)
+    return 0

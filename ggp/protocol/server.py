@@ -1,0 +1,455 @@
+"""The aiohttp player server: one GGP match at a time, anytime replies, never down because of one match.
+
+:func:`create_player_app` builds the web application; :class:`PlayerHost` holds the match state and
+answers the typed messages. Requests are ``POST /`` (what managers send), ``GET /<url-encoded
+message>`` and ``OPTIONS`` preflights; every response carries the CORS headers ggp-base players send
+and replies use ``Content-Type: text/acl``. A message that does not parse gets HTTP 400 with a one-line
+reason and the server keeps serving.
+
+Match flow (protocol.md §3-4):
+
+- START builds the state machine and calls ``player.start`` in the search thread during the start
+  clock and answers ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the first
+  PLAY waits for it). Rules that cannot be turned into a machine, or a role the game lacks, get the
+  reply ``error: <reason>`` (logged) instead of ``ready``.
+- PLAY applies the previous joint move (NIL: the initial state) to the host's own state, then runs
+  ``player.choose`` in the search thread. At ``playclock - 0.5 s`` the host answers with the best move
+  so far (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and
+  cancels the search. A joint move that is not legal in the host's state is logged and, where a
+  recent earlier state accepts it, the host resynchronises from there.
+- STOP answers ``done`` and ABORT ``aborted`` at once; clean-up runs in the background.
+- Messages for another match get ``busy``; a match that has heard nothing for
+  ``startclock + 10 * playclock`` seconds (Tiltyard's "wedged" rule) is dropped when a new START comes.
+
+Machine calls and searches run one at a time in a single worker thread, so players and state
+machines need not be thread-safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+from urllib.parse import unquote_plus
+
+from aiohttp import web
+
+from ggp.errors import GgpError, IllegalMoveError, ProtocolError
+from ggp.gdl.terms import Description
+from ggp.player import SAFETY_MARGIN, AnytimePlayer, Budget, Player
+from ggp.protocol.messages import (
+    ABORTED,
+    BUSY,
+    DONE,
+    NIL,
+    READY,
+    Abort,
+    Info,
+    Message,
+    Play,
+    Preview,
+    Start,
+    Stop,
+    format_move,
+    info_reply,
+    message_type,
+    parse_message,
+)
+from ggp.reasoner.machine import Move, Role, State, StateMachine
+
+log = logging.getLogger(__name__)
+
+PlayerFactory = Callable[[], Player]
+MachineFactory = Callable[[Description], StateMachine]
+
+REPLY_MARGIN = SAFETY_MARGIN
+"""Seconds before a clock runs out at which the host answers (protocol.md §4 decision)."""
+
+SEARCH_SLACK = 0.15
+"""The player's own deadline ends this much before the reply deadline, so it usually returns by itself."""
+
+RESYNC_DEPTH = 3
+"""How many earlier states are tried when a joint move is not legal in the current one."""
+
+MAX_BODY = 32 * 1024 * 1024
+"""Largest request body accepted (the largest real games are well under 1 MB)."""
+
+CORS_HEADERS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "POST, GET, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type",
+    "Access-Control-Allow-Age": "86400",
+}
+
+_T = TypeVar("_T")
+
+
+@dataclass(slots=True, eq=False)
+class _Match:
+    """What the host knows about the match it is playing."""
+
+    match_id: str
+    role: Role
+    start_clock: int
+    play_clock: int
+    player: Player
+    last_seen: float
+    machine: StateMachine | None = None
+    state: State | None = None
+    history: list[State] = field(default_factory=list)
+    setup: asyncio.Future[None] | None = None
+    failed: str | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    steps: int = 0
+
+    def wedged(self, now: float) -> bool:
+        """True when nothing arrived for ``startclock + 10 * playclock`` seconds."""
+        return now - self.last_seen > self.start_clock + 10 * self.play_clock
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def _consume(future: asyncio.Future[_T]) -> None:
+    """Done-callback for work nobody awaits any more: log its failure instead of losing it."""
+    if future.cancelled():
+        return
+    exc = future.exception()
+    if exc is not None:
+        log.warning("background work failed: %s", _one_line(exc))
+
+
+class PlayerHost:
+    """Plays one match at a time with players from ``player_factory`` (a new player per match)."""
+
+    def __init__(
+        self,
+        player_factory: PlayerFactory,
+        name: str,
+        machine_factory: MachineFactory,
+        species: str | None = None,
+    ) -> None:
+        self.name = name
+        self.species = species or name
+        self._player_factory = player_factory
+        self._machine_factory = machine_factory
+        self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ggp-search")
+        self._match: _Match | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def match_id(self) -> str | None:
+        """The id of the match being played, if any."""
+        return self._match.match_id if self._match else None
+
+    def close(self) -> None:
+        """Cancel any search and stop the worker thread (called at application shutdown)."""
+        if self._match is not None:
+            self._match.cancel.set()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def _run(self, fn: Callable[..., _T], *args: object) -> asyncio.Future[_T]:
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self._executor, fn, *args)
+
+    async def _until(self, future: asyncio.Future[_T], deadline: float) -> _T:
+        """Await ``future`` until the monotonic ``deadline``; raises TimeoutError and lets it run on."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout=max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            future.add_done_callback(_consume)
+            raise
+
+    def _current(self, match_id: str) -> _Match | None:
+        match = self._match
+        if match is not None and match.match_id.lower() == match_id.lower():
+            return match
+        return None
+
+    async def reply(self, message: Message, received: float | None = None) -> str:
+        """The reply text to a message; ``received`` is when it arrived (monotonic, default now)."""
+        now = time.monotonic() if received is None else received
+        if isinstance(message, Info):
+            match = self._match
+            busy = match is not None and match.failed is None and not match.wedged(now)
+            return info_reply(self.name, self.species, busy=busy)
+        if isinstance(message, Preview):
+            return READY
+        if isinstance(message, Start):
+            return await self._start(message, now)
+        if isinstance(message, Play):
+            return await self._play(message, now)
+        if isinstance(message, Stop):
+            return self._finish(message.match_id, message.moves, DONE, "stopped")
+        if isinstance(message, Abort):
+            return self._finish(message.match_id, None, ABORTED, "aborted")
+        raise AssertionError(f"unhandled message {message_type(message)}")  # pragma: no cover
+
+    # --- START ---------------------------------------------------------------------------------
+
+    async def _start(self, message: Start, now: float) -> str:
+        current = self._match
+        if current is not None:
+            if current.match_id.lower() == message.match_id.lower():
+                log.info("match %s: START repeated; still ready", message.match_id)
+                return READY
+            if not (current.failed or current.wedged(now)):
+                log.info("match %s: refused START, still playing %s", message.match_id, current.match_id)
+                return BUSY
+            log.warning("match %s: dropped (failed or silent too long) for new match %s", current.match_id, message.match_id)
+            self._drop(current, None, "dropped")
+        match = _Match(
+            message.match_id, message.role, message.start_clock, message.play_clock,
+            self._player_factory(), now,
+        )
+        self._match = match
+        deadline = now + max(0.0, message.start_clock - REPLY_MARGIN)
+        log.info(
+            "match %s: START as %s (start clock %ds, play clock %ds)",
+            match.match_id, match.role, match.start_clock, match.play_clock,
+        )
+        setup = self._run(self._setup, match, message.description, deadline - SEARCH_SLACK)
+        match.setup = setup
+        try:
+            await self._until(setup, deadline)
+        except TimeoutError:
+            log.warning("match %s: setup still running at the start clock; answering ready", match.match_id)
+            return READY
+        except (GgpError, ValueError, RecursionError) as exc:
+            match.failed = _one_line(exc)
+            log.warning("match %s: cannot play these rules: %s", match.match_id, match.failed)
+            return f"error: {match.failed}"
+        except Exception as exc:  # a bug in an engine or player must not take the server down
+            match.failed = _one_line(exc)
+            log.exception("match %s: setup failed", match.match_id)
+            return f"error: {match.failed}"
+        return READY
+
+    def _setup(self, match: _Match, description: Description, deadline: float) -> None:
+        """Worker thread: build the machine, check the role, start the player."""
+        machine = self._machine_factory(description)
+        if match.role not in machine.roles:
+            roles = " ".join(str(role) for role in machine.roles)
+            raise ProtocolError(f"role {str(match.role)!r} is not a role of this game (roles: {roles})")
+        state = machine.initial_state()
+        match.machine, match.state, match.history = machine, state, [state]
+        match.player.start(machine, match.role, Budget(deadline=deadline, cancel=match.cancel))
+
+    # --- PLAY ----------------------------------------------------------------------------------
+
+    async def _play(self, message: Play, now: float) -> str:
+        match = self._current(message.match_id)
+        if match is None:
+            log.info("match %s: PLAY refused, current match is %s", message.match_id, self.match_id)
+            return BUSY
+        match.last_seen = now
+        deadline = now + max(0.05, match.play_clock - REPLY_MARGIN)
+        async with self._lock:
+            try:
+                return await self._play_locked(match, message.moves, deadline)
+            except TimeoutError:
+                log.warning("match %s: no move ready by the deadline; answering nil", match.match_id)
+                return NIL
+            except Exception:  # one bad match must not take the server down
+                log.exception("match %s: PLAY failed", match.match_id)
+                return NIL
+
+    async def _play_locked(self, match: _Match, moves: tuple[Move, ...] | None, deadline: float) -> str:
+        if match.setup is not None and not match.setup.done():
+            try:
+                await self._until(match.setup, deadline)
+            except (GgpError, ValueError) as exc:
+                match.failed = _one_line(exc)
+        if match.setup is not None and match.setup.done() and not match.setup.cancelled():
+            error = match.setup.exception()
+            if error is not None and match.failed is None:
+                match.failed = _one_line(error)
+        if match.failed is not None:
+            log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
+            return NIL
+        legal = await self._until(self._run(self._advance, match, moves), deadline)
+        if not legal:
+            log.warning("match %s: %s has no legal move in this state; answering nil", match.match_id, match.role)
+            return NIL
+        match.cancel = threading.Event()
+        budget = Budget(deadline=deadline - SEARCH_SLACK, cancel=match.cancel)
+        search = self._run(self._choose, match, budget)
+        try:
+            move = await self._until(search, deadline)
+        except TimeoutError:
+            match.cancel.set()
+            best = match.player.best_move() if isinstance(match.player, AnytimePlayer) else None
+            move = best if best is not None else legal[0]
+            log.warning("match %s: search overran the play clock; answering %s", match.match_id, move)
+        except Exception as exc:  # noqa: BLE001 - a player bug costs one move, not the match
+            log.warning("match %s: the player failed (%s); answering %s", match.match_id, _one_line(exc), legal[0])
+            move = legal[0]
+        if move not in legal:
+            log.warning("match %s: the player chose illegal %s; answering %s", match.match_id, move, legal[0])
+            move = legal[0]
+        log.debug("match %s: step %d plays %s", match.match_id, match.steps, move)
+        return format_move(move)
+
+    def _choose(self, match: _Match, budget: Budget) -> Move:
+        assert match.state is not None
+        return match.player.choose(match.state, budget)
+
+    def _advance(self, match: _Match, moves: tuple[Move, ...] | None) -> tuple[Move, ...]:
+        """Worker thread: apply the previous joint move; the role's legal moves in the new state."""
+        machine, state = match.machine, match.state
+        assert machine is not None and state is not None
+        if moves is None:
+            if match.steps:
+                log.warning("match %s: PLAY NIL after %d steps; back to the initial state", match.match_id, match.steps)
+                state = match.history[0]
+                match.history, match.steps = [state], 0
+        else:
+            state = self._apply(match, machine, moves)
+        match.state = state
+        if machine.is_terminal(state):
+            return ()
+        return machine.legal_moves(state, match.role)
+
+    def _apply(self, match: _Match, machine: StateMachine, moves: tuple[Move, ...]) -> State:
+        shown = " ".join(map(str, moves))
+        if len(moves) != len(machine.roles):
+            log.warning(
+                "match %s: joint move (%s) has %d moves for %d roles; keeping the current state",
+                match.match_id, shown, len(moves), len(machine.roles),
+            )
+            return match.history[-1]
+        candidates = list(reversed(match.history[-(RESYNC_DEPTH + 1):]))
+        for back, state in enumerate(candidates):
+            try:
+                after = machine.next_state(state, moves)
+            except (IllegalMoveError, GgpError, ValueError) as exc:
+                if back == 0:
+                    log.warning("match %s: joint move (%s) is not legal here (%s); resynchronising",
+                                match.match_id, shown, _one_line(exc))
+                continue
+            if back:
+                log.warning("match %s: resynchronised %d step(s) back", match.match_id, back)
+                del match.history[len(match.history) - back:]
+            match.history.append(after)
+            match.steps += 1
+            return after
+        log.error("match %s: cannot resynchronise with (%s); playing on from the last known state", match.match_id, shown)
+        return match.history[-1]
+
+    # --- STOP and ABORT ------------------------------------------------------------------------
+
+    def _finish(self, match_id: str, moves: tuple[Move, ...] | None, answer: str, how: str) -> str:
+        match = self._current(match_id)
+        if match is None:
+            if self._match is not None:
+                log.info("match %s: %s refused, current match is %s", match_id, how, self._match.match_id)
+                return BUSY
+            return answer
+        self._drop(match, moves, how)
+        return answer
+
+    def _drop(self, match: _Match, moves: tuple[Move, ...] | None, how: str) -> None:
+        """Forget the match now; apply the last moves (for the log) and stop the player in the background."""
+        match.cancel.set()
+        if self._match is match:
+            self._match = None
+        self._run(self._wrap_up, match, moves, how).add_done_callback(_consume)
+
+    def _wrap_up(self, match: _Match, moves: tuple[Move, ...] | None, how: str) -> None:
+        try:
+            if moves is not None and match.machine is not None and match.state is not None and not match.failed:
+                final = self._apply(match, match.machine, moves)
+                if match.machine.is_terminal(final):
+                    log.info("match %s: %s, goals %s", match.match_id, how, match.machine.goals(final))
+                    return
+            log.info("match %s: %s", match.match_id, how)
+        finally:
+            match.player.stop()
+
+
+PLAYER_HOST = web.AppKey("player_host", PlayerHost)
+
+
+def create_player_app(
+    player_factory: PlayerFactory,
+    name: str,
+    engine: str = "clingo",
+    *,
+    species: str | None = None,
+    machine_factory: MachineFactory | None = None,
+) -> web.Application:
+    """The player's web application.
+
+    ``player_factory`` makes a fresh player for every match; ``engine`` names the reasoner (see
+    :mod:`ggp.reasoner.engines`) unless ``machine_factory`` is given (tests pass pure-Python games).
+    ``name`` and ``species`` are what INFO reports. Raises :class:`ProtocolError` for a name that is
+    not one word.
+    """
+    info_reply(name, species or name)  # fail now, not at the first INFO
+    if machine_factory is None:
+        machine_factory = _engine_factory(engine)
+    app = web.Application(client_max_size=MAX_BODY)
+    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species)
+    app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
+    app.router.add_post("/{tail:.*}", _handle_post)
+    app.router.add_get("/{tail:.*}", _handle_get)
+    app.on_response_prepare.append(_add_cors)
+    app.cleanup_ctx.append(_close_host)
+    return app
+
+
+def _engine_factory(engine: str) -> MachineFactory:
+    def build(description: Description) -> StateMachine:
+        from ggp.reasoner.engines import make_machine
+
+        return make_machine(description, engine)
+
+    return build
+
+
+async def _close_host(app: web.Application) -> AsyncIterator[None]:
+    yield
+    app[PLAYER_HOST].close()
+
+
+async def _add_cors(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(CORS_HEADERS)
+
+
+async def _handle_options(request: web.Request) -> web.Response:
+    return web.Response(status=200)
+
+
+async def _handle_post(request: web.Request) -> web.Response:
+    received = time.monotonic()
+    body = await request.read()
+    return await _respond(request, body.decode("utf-8", errors="replace"), received)
+
+
+async def _handle_get(request: web.Request) -> web.Response:
+    received = time.monotonic()
+    return await _respond(request, unquote_plus(request.raw_path[1:], errors="replace"), received)
+
+
+async def _respond(request: web.Request, text: str, received: float) -> web.Response:
+    log.debug("from %s: %s", request.remote, text[:500])
+    try:
+        message = parse_message(text)
+    except ProtocolError as exc:
+        reason = _one_line(exc)
+        log.warning("bad message from %s: %s", request.remote, reason)
+        return web.Response(status=400, text=reason)
+    try:
+        reply = await request.app[PLAYER_HOST].reply(message, received)
+    except Exception as exc:  # keep serving whatever one message did
+        log.exception("failed to answer a %s message", message_type(message))
+        return web.Response(status=500, text=f"internal error: {_one_line(exc)}")
+    log.debug("to %s: %s", request.remote, reply)
+    return web.Response(body=reply.encode("ascii", errors="replace"), content_type="text/acl")

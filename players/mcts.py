@@ -1,0 +1,177 @@
+"""MctsPlayer: Monte Carlo tree search with UCT, decoupled per role for simultaneous moves.
+
+Each tree node keeps, for every role, visit counts and goal totals per legal move (decoupled UCT):
+every role picks its own move by UCB1 on its own goal, and the picks form the joint move. Turn-taking
+games are the special case where all but one role have a single move, and single-player games
+need no special case at all. A role named ``random`` is chance (GDL-II's built-in player): its move
+is drawn uniformly instead of by UCB1, so the search averages over it rather than fearing its worst
+move. Leaves are scored by random playouts (batched when the machine offers ``playout_goals``).
+The tree is kept between turns: the next ``choose`` reuses the child that matches the new state.
+An iteration is one selection-expansion-playout-backup pass.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ggp.gdl.terms import Const
+from ggp.player import Budget
+from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
+from players.base import BasePlayer
+from players.playouts import playout_goals, safe_goals
+
+CHANCE_ROLE = Const("random")
+"""The GDL-II name of the chance player."""
+
+_BEST_EVERY = 32
+"""Iterations between updates of the anytime best move."""
+
+
+class _Node:
+    """One state in the tree with decoupled per-role statistics."""
+
+    __slots__ = ("children", "count", "goals", "moves", "state", "terminal", "totals", "visits")
+
+    def __init__(self, machine: StateMachine, state: State) -> None:
+        self.state = state
+        self.moves: list[tuple[Move, ...]] = []
+        self.terminal = machine.is_terminal(state)
+        if not self.terminal:
+            self.moves = [machine.legal_moves(state, role) for role in machine.roles]
+            self.terminal = any(not moves for moves in self.moves)
+        self.goals = tuple(g / 100.0 for g in safe_goals(machine, state)) if self.terminal else ()
+        self.visits = [[0] * len(moves) for moves in self.moves]
+        self.totals = [[0.0] * len(moves) for moves in self.moves]
+        self.children: dict[JointMove, _Node] = {}
+        self.count = 0
+
+
+class MctsPlayer(BasePlayer):
+    """UCT with UCB1 (``exploration`` is the constant c on goals scaled to 0..1) and tree reuse."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: Budget | None = None,
+        exploration: float = 1.0,
+        playouts_per_leaf: int = 1,
+    ) -> None:
+        super().__init__(seed, budget)
+        self.exploration = exploration
+        self.playouts_per_leaf = max(1, playouts_per_leaf)
+        self._root: _Node | None = None
+        self.last_iterations = 0
+
+    def start(self, machine: StateMachine, role: Role, budget: Budget) -> None:
+        super().start(machine, role, budget)
+        self._root = None
+        self._chance = [r == CHANCE_ROLE and r != role for r in machine.roles]
+
+    def stop(self) -> None:
+        self._root = None
+        super().stop()
+
+    def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        root = self._reuse(state)
+        if root.terminal:
+            return legal[0]
+        done = 0
+        while not budget.exhausted(done):
+            self._iterate(root)
+            done += 1
+            if done % _BEST_EVERY == 0:
+                self._best = self._pick(root)
+        self.last_iterations = done
+        return self._pick(root, final=True)
+
+    def _simultaneous(self, node: _Node) -> bool:
+        return any(
+            len(moves) > 1 and r != self.index and not self._chance[r] for r, moves in enumerate(node.moves)
+        )
+
+    def _reuse(self, state: State) -> _Node:
+        """The old tree's node for ``state`` (the root or one of its children), else a fresh root."""
+        old = self._root
+        node: _Node | None = None
+        if old is not None:
+            if old.state == state:
+                node = old
+            else:
+                node = next((child for child in old.children.values() if child.state == state), None)
+        self._root = node if node is not None else _Node(self.machine, state)
+        return self._root
+
+    def _pick(self, root: _Node, final: bool = False) -> Move:
+        """The most visited move of the player's role (ties: higher mean, then move order).
+
+        With ``final`` at a simultaneous-move root (another non-chance role has a choice too), the
+        move is drawn in proportion to its visits among the moves visited at least half as often as
+        the most visited one: decoupled UCT's visit counts approximate a mixed strategy, and
+        always playing the top one would be exploitable (matching pennies).
+        """
+        visits, totals, moves = root.visits[self.index], root.totals[self.index], root.moves[self.index]
+        if final and self._simultaneous(root):
+            top = max(visits)
+            candidates = [i for i, count in enumerate(visits) if 2 * count >= top and count > 0]
+            if len(candidates) > 1:
+                pick = self.rng.randrange(sum(visits[i] for i in candidates))
+                for i in candidates:
+                    pick -= visits[i]
+                    if pick < 0:
+                        return moves[i]
+        best = max(
+            range(len(moves)),
+            key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else 0.0, -i),
+        )
+        return moves[best]
+
+    def _select(self, node: _Node, role: int) -> int:
+        moves = node.moves[role]
+        if len(moves) == 1:
+            return 0
+        if self._chance[role]:
+            return self.rng.randrange(len(moves))
+        visits, totals = node.visits[role], node.totals[role]
+        unvisited = [i for i, count in enumerate(visits) if count == 0]
+        if unvisited:
+            # A seeded random order of first tries keeps simultaneous-move searches from
+            # settling into the same deterministic cycle whatever the seed.
+            return unvisited[self.rng.randrange(len(unvisited))]
+        log_n = math.log(node.count)
+        c = self.exploration
+        return max(
+            range(len(moves)),
+            key=lambda i: (totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]), -i),
+        )
+
+    def _iterate(self, root: _Node) -> None:
+        machine = self.machine
+        path: list[tuple[_Node, tuple[int, ...]]] = []
+        node = root
+        while True:
+            if node.terminal:
+                goals = node.goals
+                break
+            picks = tuple(self._select(node, r) for r in range(len(node.moves)))
+            path.append((node, picks))
+            joint = tuple(node.moves[r][i] for r, i in enumerate(picks))
+            child = node.children.get(joint)
+            if child is None:
+                child = _Node(machine, machine.next_state(node.state, joint))
+                node.children[joint] = child
+                goals = child.goals if child.terminal else self._playout(child.state)
+                child.count += 1
+                break
+            node = child
+        for visited, picks in path:
+            visited.count += 1
+            for r, i in enumerate(picks):
+                visited.visits[r][i] += 1
+                visited.totals[r][i] += goals[r]
+
+    def _playout(self, state: State) -> tuple[float, ...]:
+        results = playout_goals(self.machine, state, self.playouts_per_leaf, self.rng)
+        n = len(results)
+        return tuple(sum(goals[r] for goals in results) / (100.0 * n) for r in range(len(self.machine.roles)))

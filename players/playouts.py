@@ -1,0 +1,62 @@
+"""Random playouts, with a hook that hands them to a machine able to run them in batches.
+
+A machine that offers ``playout_goals(state, n, rng) -> Sequence[tuple[int, ...]]`` (e.g. a compiled
+engine running many playouts at once) is used for every batch; any other machine is played out one
+random joint move at a time through the StateMachine protocol. Both give goal tuples in role order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from ggp.errors import GgpError
+from ggp.reasoner.machine import State, StateMachine
+
+MAX_PLAYOUT_STEPS = 1000
+"""A playout stops after this many joint moves and scores the state it reached (guards endless games)."""
+
+BatchPlayouts = Callable[[State, int, random.Random], Sequence[tuple[int, ...]]]
+
+
+def batch_hook(machine: StateMachine) -> BatchPlayouts | None:
+    """The machine's ``playout_goals`` method when it has one, else ``None``."""
+    hook = getattr(machine, "playout_goals", None)
+    return cast(BatchPlayouts, hook) if callable(hook) else None
+
+
+def safe_goals(machine: StateMachine, state: State) -> tuple[int, ...]:
+    """Goal values of a state, or all zeros when the rules define none there (non-terminal states)."""
+    try:
+        return machine.goals(state)
+    except GgpError:
+        return tuple(0 for _ in machine.roles)
+
+
+def random_playout(
+    machine: StateMachine, state: State, rng: random.Random, max_steps: int = MAX_PLAYOUT_STEPS
+) -> tuple[int, ...]:
+    """Play uniformly random joint moves from ``state`` to the end; the goals reached, role order."""
+    roles = machine.roles
+    for _ in range(max_steps):
+        if machine.is_terminal(state):
+            break
+        joint = []
+        for role in roles:
+            legal = machine.legal_moves(state, role)
+            if not legal:
+                return safe_goals(machine, state)
+            joint.append(legal[rng.randrange(len(legal))])
+        state = machine.next_state(state, tuple(joint))
+    return safe_goals(machine, state)
+
+
+def playout_goals(
+    machine: StateMachine, state: State, n: int, rng: random.Random, max_steps: int = MAX_PLAYOUT_STEPS
+) -> list[tuple[int, ...]]:
+    """``n`` random playouts from ``state``: batched by the machine when it can, else one by one."""
+    hook = batch_hook(machine)
+    if hook is not None:
+        return [tuple(goals) for goals in hook(state, n, rng)]
+    return [random_playout(machine, state, rng, max_steps) for _ in range(n)]

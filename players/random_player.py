@@ -1,0 +1,16 @@
+"""RandomPlayer: a uniformly random legal move (seeded), the baseline every other player must beat."""
+
+from __future__ import annotations
+
+from ggp.player import Budget
+from ggp.reasoner.machine import Move, State
+from players.base import BasePlayer
+
+
+class RandomPlayer(BasePlayer):
+    """Picks uniformly among the legal moves with its seeded generator."""
+
+    name = "random"
+
+    def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        return legal[self.rng.randrange(len(legal))]

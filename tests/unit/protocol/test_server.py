@@ -1,0 +1,268 @@
+"""The player server over real HTTP (aiohttp test client), driven with pure-Python games."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from urllib.parse import quote
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient
+from pytest_aiohttp import AiohttpClient
+
+from ggp.errors import GdlValidationError
+from ggp.gdl.terms import Const, Description
+from ggp.player import Budget
+from ggp.protocol.messages import parse_info_reply, parse_message, parse_reply_move
+from ggp.protocol.server import PLAYER_HOST, create_player_app
+from ggp.reasoner.machine import Move, State, StateMachine
+from players.legal_player import LegalPlayer
+from players.random_player import RandomPlayer
+from tests.helpers.nim_machine import NimMachine
+
+RULES = "((role first) (role second))"
+Client = TestClient[web.Request, web.Application]
+
+
+def nim_factory(description: Description) -> StateMachine:
+    return NimMachine((1, 2))
+
+
+async def post(client: Client, text: str) -> tuple[int, str]:
+    response = await client.post("/", data=text, headers={"Content-Type": "text/acl"})
+    return response.status, await response.text()
+
+
+@pytest.fixture
+def make_client(aiohttp_client: AiohttpClient) -> Callable[..., Awaitable[Client]]:
+    async def make(player: Callable[[], object] = LegalPlayer, **kwargs: object) -> Client:
+        kwargs.setdefault("machine_factory", nim_factory)
+        app = create_player_app(player, "tester", **kwargs)  # type: ignore[arg-type]
+        return await aiohttp_client(app)
+
+    return make
+
+
+async def test_info_reports_available_with_acl_content_type_and_cors(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    response = await client.post("/", data="( INFO )")
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "text/acl"
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "OPTIONS" in response.headers["Access-Control-Allow-Methods"]
+    info = parse_info_reply(await response.text())
+    assert (info.status, info.name, info.species) == ("available", "tester", "tester")
+
+
+async def test_a_whole_match_start_play_stop(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    assert await post(client, f"(START m1 first {RULES} 10 5)") == (200, "ready")
+    assert parse_info_reply((await post(client, "(INFO)"))[1]).status == "busy"
+    manager = NimMachine((1, 2))
+    state = manager.initial_state()
+    last: tuple[Move, ...] | None = None
+    while not manager.is_terminal(state):
+        moves = "NIL" if last is None else "(" + " ".join(map(str, last)) + ")"
+        status, text = await post(client, f"(PLAY m1 {moves})")
+        assert status == 200
+        ours = parse_reply_move(text)
+        assert ours in manager.legal_moves(state, manager.roles[0])
+        # The opponent (the test) plays its first legal move too.
+        theirs = manager.legal_moves(state, manager.roles[1])[0]
+        last = (ours, theirs)
+        state = manager.next_state(state, last)
+    assert last is not None
+    assert await post(client, f"(STOP m1 ({' '.join(map(str, last))}))") == (200, "done")
+    assert parse_info_reply((await post(client, "(INFO)"))[1]).status == "available"
+    assert client.app[PLAYER_HOST].match_id is None
+
+
+async def test_messages_for_another_match_get_busy(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    assert (await post(client, f"(START m1 first {RULES} 10 5)"))[1] == "ready"
+    assert (await post(client, f"(START m2 second {RULES} 10 5)"))[1] == "busy"
+    assert (await post(client, "(PLAY m2 NIL)"))[1] == "busy"
+    assert (await post(client, "(STOP m2 NIL)"))[1] == "busy"
+    assert (await post(client, f"(START M1 first {RULES} 10 5)"))[1] == "ready"  # a repeat, any case
+    assert (await post(client, "(ABORT m1)"))[1] == "aborted"
+    assert (await post(client, f"(START m2 second {RULES} 10 5)"))[1] == "ready"
+
+
+async def test_garbage_gets_400_with_a_reason_and_the_server_keeps_serving(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    client = await make_client()
+    for garbage, reason in [("(PLAY m1", "never closed"), ("hello", "in brackets"), ("(PLAY m1)", "play takes 2"),
+                            ("(caf\u00e9)", "non-ASCII")]:
+        status, text = await post(client, garbage)
+        assert status == 400 and reason in text and "\n" not in text
+    response = await client.post("/", data=b"(INFO \xff)")
+    assert response.status == 400
+    assert (await post(client, "(INFO)"))[0] == 200
+
+
+async def test_get_with_an_url_encoded_message_and_options_preflight(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    response = await client.get("/" + quote("( INFO )"))
+    assert response.status == 200 and parse_info_reply(await response.text()).available
+    response = await client.get("/" + quote(f"(START g1 first {RULES} 10 5)"))
+    assert await response.text() == "ready"
+    response = await client.options("/")
+    assert response.status == 200 and await response.text() == ""
+    assert response.headers["Access-Control-Allow-Headers"] == "Content-Type"
+    assert (await client.get("/")).status == 400
+
+
+async def test_http_1_0_clients_get_one_reply_and_a_closed_connection(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    reader, writer = await asyncio.open_connection(client.host, client.port)
+    body = b"( INFO )"
+    writer.write(
+        b"POST / HTTP/1.0\r\nAccept: text/delim\r\nSender: GAMESERVER\r\nReceiver: tester\r\n"
+        b"Content-Type: text/acl\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+    await writer.drain()
+    raw = await asyncio.wait_for(reader.read(), timeout=5)  # read to EOF: the server closes
+    writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.0 200")
+    assert b"content-type: text/acl" in head.lower()
+    assert parse_info_reply(payload.decode()).available
+
+
+class SlowPlayer(LegalPlayer):
+    """Thinks until cancelled, with a best move ready (the last legal move)."""
+
+    name = "slow"
+
+    def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        self._best = legal[-1]
+        while not budget.out_of_time():
+            time.sleep(0.01)
+        time.sleep(0.5)  # overrun its own budget: the server must not wait for it
+        return legal[0]
+
+
+async def test_an_overrunning_search_is_answered_with_the_best_move_before_the_deadline(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    client = await make_client(SlowPlayer)
+    await post(client, f"(START s1 first {RULES} 10 1)")
+    began = time.monotonic()
+    status, text = await post(client, "(PLAY s1 NIL)")
+    elapsed = time.monotonic() - began
+    assert status == 200 and elapsed < 1.0  # within the play clock
+    machine = NimMachine((1, 2))
+    assert parse_reply_move(text) == machine.legal_moves(machine.initial_state(), machine.roles[0])[-1]
+
+
+class BrokenPlayer(LegalPlayer):
+    def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        raise RuntimeError("bug in the player")
+
+
+async def test_a_failing_player_still_answers_a_legal_move(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client(BrokenPlayer)
+    await post(client, f"(START b1 first {RULES} 10 5)")
+    status, text = await post(client, "(PLAY b1 NIL)")
+    machine = NimMachine((1, 2))
+    assert status == 200 and parse_reply_move(text) == machine.legal_moves(machine.initial_state(), machine.roles[0])[0]
+
+
+def invalid_rules(description: Description) -> StateMachine:
+    raise GdlValidationError("the game has no rule or fact for 'goal'")
+
+
+async def test_invalid_gdl_in_start_gets_an_error_reply_and_nil_moves(
+    make_client: Callable[..., Awaitable[Client]], caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = await make_client(machine_factory=invalid_rules)
+    with caplog.at_level(logging.WARNING, logger="ggp.protocol.server"):
+        status, text = await post(client, f"(START bad first {RULES} 10 5)")
+    assert status == 200 and text.startswith("error:") and "goal" in text
+    assert "cannot play these rules" in caplog.text
+    assert (await post(client, "(PLAY bad NIL)"))[1] == "nil"
+    assert parse_info_reply((await post(client, "(INFO)"))[1]).available
+    # A failed match does not block the next one.
+    client.app[PLAYER_HOST]._machine_factory = nim_factory
+    assert (await post(client, f"(START good first {RULES} 10 5)"))[1] == "ready"
+
+
+async def test_a_role_the_game_lacks_gets_an_error_reply(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    status, text = await post(client, f"(START r1 nobody {RULES} 10 5)")
+    assert status == 200 and "'nobody' is not a role" in text
+
+
+async def test_an_illegal_joint_move_is_logged_and_the_player_resynchronises(
+    make_client: Callable[..., Awaitable[Client]], caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = await make_client(RandomPlayer)
+    await post(client, f"(START x1 second {RULES} 10 5)")
+    assert (await post(client, "(PLAY x1 NIL)"))[1] == "noop"
+    # first takes heap 2 entirely: heaps (1, 0), second to move.
+    status, text = await post(client, "(PLAY x1 ((take 2 2) noop))")
+    assert parse_reply_move(text) == parse_reply_move("(take 1 1)")
+    # The same PLAY again (a retransmission): illegal now, but legal one step back.
+    with caplog.at_level(logging.WARNING, logger="ggp.protocol.server"):
+        status, text = await post(client, "(PLAY x1 ((take 2 2) noop))")
+    assert "resynchronised 1 step(s) back" in caplog.text
+    assert parse_reply_move(text) == parse_reply_move("(take 1 1)")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="ggp.protocol.server"):
+        status, text = await post(client, "(PLAY x1 ((take 9 9) noop))")
+    assert status == 200 and "cannot resynchronise" in caplog.text
+    assert parse_reply_move(text) == parse_reply_move("(take 1 1)")
+
+
+async def test_setup_slower_than_the_start_clock_still_answers_ready_in_time(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    def slow_factory(description: Description) -> StateMachine:
+        time.sleep(1.2)
+        return NimMachine((1, 2))
+
+    client = await make_client(machine_factory=slow_factory)
+    began = time.monotonic()
+    assert (await post(client, f"(START w1 first {RULES} 1 5)"))[1] == "ready"
+    assert time.monotonic() - began < 1.0  # within the start clock, though setup takes longer
+    status, text = await post(client, "(PLAY w1 NIL)")  # waits for the setup to finish
+    assert status == 200 and parse_reply_move(text) in NimMachine((1, 2)).legal_moves(
+        NimMachine((1, 2)).initial_state(), Const("first")
+    )
+
+
+def test_a_name_that_is_not_one_word_is_refused_at_once() -> None:
+    with pytest.raises(ValueError, match="player name"):
+        create_player_app(LegalPlayer, "two words", machine_factory=nim_factory)
+
+
+
+
+async def test_preview_is_answered_ready(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    assert await post(client, f"(PREVIEW {RULES} 10)") == (200, "ready")
+
+
+async def test_a_silent_match_is_dropped_for_a_new_start(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client()
+    host = client.app[PLAYER_HOST]
+    await post(client, f"(START old first {RULES} 1 1)")
+    later = time.monotonic() + 12  # more than startclock + 10 * playclock of silence
+    assert parse_info_reply(await host.reply(parse_message("(INFO)"), later)).available
+    assert await host.reply(parse_message(f"(START new first {RULES} 10 5)"), later) == "ready"
+    assert host.match_id == "new"
+
+
+async def test_abort_cancels_a_running_search(make_client: Callable[..., Awaitable[Client]]) -> None:
+    client = await make_client(SlowPlayer)
+    await post(client, f"(START a1 first {RULES} 10 10)")
+    began = time.monotonic()
+    play = asyncio.create_task(post(client, "(PLAY a1 NIL)"))
+    await asyncio.sleep(0.3)
+    assert (await post(client, "(ABORT a1)"))[1] == "aborted"
+    status, _ = await play
+    assert status == 200 and time.monotonic() - began < 3

@@ -1,0 +1,69 @@
+"""In-process arena: seat rotation, outcomes, fallbacks for failing players, and the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from ggp.arena import ArenaGame, format_table, outcome_of, run_arena, standings
+from ggp.player import Budget
+from ggp.reasoner.machine import Move, State
+from players.alphabeta import AlphaBetaPlayer
+from players.legal_player import LegalPlayer
+from players.random_player import RandomPlayer
+from tests.helpers.nim_machine import NimMachine
+
+
+def test_seats_rotate_and_alphabeta_beats_random_from_both_seats_of_a_first_player_win() -> None:
+    machine = NimMachine((1, 2))  # first player wins with perfect play
+    makers = [lambda seed: AlphaBetaPlayer(seed), lambda seed: RandomPlayer(seed)]
+    results = run_arena(machine, makers, games=4, seed=5)
+    assert [game.seats for game in results] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    table = standings(results, ["alphabeta", "random"])
+    assert table[0].games == table[1].games == 4
+    assert table[0].wins + table[1].wins == 4
+    # As first player alpha-beta always wins.
+    assert all(game.goals[0] == 100 for game in results if game.seats[0] == 0)
+    assert table[0].wins >= 2 and table[0].win_rate == table[0].wins / 4
+
+
+def test_the_same_seed_replays_the_same_games() -> None:
+    machine = NimMachine((2, 3))
+    makers = [lambda seed: RandomPlayer(seed), lambda seed: RandomPlayer(seed)]
+    first = run_arena(machine, makers, games=6, seed=1)
+    assert first == run_arena(machine, makers, games=6, seed=1)
+    assert len({(g.goals, g.length) for g in first}) > 1
+
+
+class Failing(LegalPlayer):
+    def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        raise ValueError("cannot think")
+
+
+def test_a_failing_player_is_replaced_by_random_moves_and_counted() -> None:
+    results = run_arena(NimMachine((2, 2)), [lambda s: Failing(s), lambda s: LegalPlayer(s)], games=2)
+    assert all(game.errors > 0 and game.end_reason == "terminal" for game in results)
+
+
+def test_max_steps_ends_a_long_game_as_a_turn_limit() -> None:
+    results = run_arena(NimMachine((9, 9)), [lambda s: LegalPlayer(s), lambda s: LegalPlayer(s)], games=1, max_steps=2)
+    assert results[0].end_reason == "turn_limit" and results[0].length == 2
+
+
+def test_one_player_per_role_is_required() -> None:
+    maker = [lambda seed: RandomPlayer(seed)]
+    with pytest.raises(ValueError, match="one per role"):
+        run_arena(NimMachine(), maker, games=1)
+
+
+def test_outcomes_and_the_table() -> None:
+    assert outcome_of(0, (100, 0)) == "win"
+    assert outcome_of(0, (50, 50)) == "draw"
+    assert outcome_of(0, (0, 100)) == "loss"
+    assert outcome_of(0, (0,)) == "loss" and outcome_of(0, (100,)) == "win"
+    games = [ArenaGame((0, 1), (100, 0), 3, "terminal", 0), ArenaGame((1, 0), (50, 50), 4, "terminal", 0)]
+    table = standings(games, ["a", "b"])
+    assert (table[0].wins, table[0].draws, table[0].losses, table[0].score) == (1, 1, 0, 0.75)
+    text = format_table(table)
+    assert text.splitlines()[0].startswith("player") and "75.0" in text.splitlines()[1]
+
+
