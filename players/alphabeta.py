@@ -31,7 +31,7 @@ from ggp.player import Budget
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 from players.base import BasePlayer
 from players.mcts import CHANCE_ROLE, MctsPlayer
-from players.playouts import safe_goals
+from ggp.reasoner.playouts import safe_goals
 
 log = logging.getLogger(__name__)
 

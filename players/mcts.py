@@ -18,7 +18,7 @@ from ggp.gdl.terms import Const
 from ggp.player import Budget
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
 from players.base import BasePlayer
-from players.playouts import playout_goals, safe_goals
+from ggp.reasoner.playouts import playout_goals, safe_goals
 
 CHANCE_ROLE = Const("random")
 """The GDL-II name of the chance player."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
 from players.base import BasePlayer
-from players.playouts import playout_goals
+from ggp.reasoner.playouts import playout_goals
 
 
 class MonteCarloPlayer(BasePlayer):

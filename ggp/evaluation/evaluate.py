@@ -150,7 +150,7 @@ class GameReport:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; NaN (undefined) values become null."""
-        return _without_nan({
+        data: dict[str, Any] = _without_nan({
             "game": self.game,
             "algorithms": list(self.algorithms),
             "matches": self.matches,
@@ -168,6 +168,7 @@ class GameReport:
             "unplayable": self.unplayable,
             "errors": list(self.errors),
         })
+        return data
 
 
 def _without_nan(value: Any) -> Any:

@@ -112,7 +112,8 @@ def choose_model_games(matrices: Mapping[str, Matrix], anchor: str) -> tuple[str
 
 def model_matrix(matrices: Mapping[str, Matrix], games: Sequence[str]) -> Matrix:
     """Element-wise mean of the model games' matrices."""
-    return np.mean(np.stack([matrices[g] for g in games]), axis=0)
+    mean: Matrix = np.mean(np.stack([matrices[g] for g in games]), axis=0)
+    return mean
 
 
 def choose_model_algorithms(p_model: Matrix, algorithms: Sequence[str], k: int) -> tuple[str, ...]:

@@ -147,9 +147,9 @@ def _estimate(machine: StateMachine, state: State, playouts: int, rng: random.Ra
     """Mean goal/100 per role over random playouts (terminal states: their goals)."""
     if machine.is_terminal(state):
         return tuple(g / 100 for g in machine.goals(state))
-    from ggp.reasoner.playouts import playout_goal_lists
+    from ggp.reasoner.playouts import playout_goals
 
-    results = playout_goal_lists(machine, state, playouts, rng)
+    results = playout_goals(machine, state, playouts, rng)
     return tuple(sum(r[i] for r in results) / (100 * len(results)) for i in range(len(machine.roles)))
 
 
@@ -238,7 +238,7 @@ def round_robin(
     seatings: list[tuple[str, ...]] = list(permutations(specs, roles))
     if self_play:
         seatings += [tuple([spec] * roles) for spec in specs]
-    jobs = []
+    jobs: list[MatchJob] = []
     for seating in seatings:
         for k in range(matches_per_seat):
             job_seed = seed * 1_000_003 + len(jobs)
@@ -357,7 +357,7 @@ def _run_on_processes(
 
 def _run_on_ray(jobs: Sequence[MatchJob], player_factory: PlayerFactory, address: str) -> Iterator[MatchResult]:
     try:
-        import ray
+        import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise GgpError("Ray is not installed; install the optional extra: pip install 'ggp[ray]'") from None
     if not ray.is_initialized():

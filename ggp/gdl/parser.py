@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import lark
 
@@ -147,7 +147,7 @@ def read_sexprs(
         raise GdlSyntaxError("binary data (a NUL byte) is not KIF text", _pos_at(text, nul, file))
     parser = _parser_for(file, max_depth)
     try:
-        result: list[SExpr] = parser.parse(text)
+        result = cast(list[SExpr], parser.parse(text))
     except _TooDeep as exc:
         raise GdlSyntaxError(f"brackets nested deeper than the limit of {max_depth}", exc.pos) from None
     except lark.UnexpectedCharacters as exc:

@@ -21,7 +21,7 @@ from players.base import DEFAULT_ITERATIONS, BasePlayer
 from players.legal_player import LegalPlayer
 from players.mcts import MctsPlayer
 from players.monte_carlo import MonteCarloPlayer
-from players.playouts import playout_goals, random_playout
+from ggp.reasoner.playouts import playout_goals, random_playout
 from players.random_player import RandomPlayer
 from players.registry import PLAYER_TYPES, make_player, parse_spec
 from tests.conftest import ROOT

@@ -1,0 +1,87 @@
+"""Wiring shared by ``ggp serve``, ``ggp match`` and ``ggp demo``: games on disk, reasoner, built-in players.
+
+Only the CLI wires concrete classes (STYLE.md), so this is where the manager meets the clingo engine
+and the ``players/`` package. Built-in players run as in-process HTTP players on loopback ports when
+the player HTTP server (:mod:`ggp.protocol.server`) is available.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ggp.gdl.terms import Description
+from ggp.manager.launcher import AppLauncher
+from ggp.reasoner.machine import StateMachine
+
+log = logging.getLogger(__name__)
+
+KIF_DIRS = (Path("kif"), Path(__file__).resolve().parents[2] / "kif")
+BUILTIN_BUDGET_SECONDS = 0.0
+"""0 = built-in players use the match's play clock (minus their safety margin)."""
+
+
+def find_game(spec: str) -> Path:
+    """A KIF file path, or the key of a game in ``kif/<key>/<key>.kif``; raises ``ValueError``."""
+    path = Path(spec)
+    if path.is_file():
+        return path
+    for root in KIF_DIRS:
+        candidate = root / spec / f"{spec}.kif"
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"no game {spec!r}: not a file, and not a key in kif/ (e.g. ticTacToe)")
+
+
+def kif_games() -> list[Path]:
+    """The games in the first ``kif/`` directory that exists."""
+    for root in KIF_DIRS:
+        games = sorted(root.glob("*/*.kif"))
+        if games:
+            return games
+    return []
+
+
+_MACHINES: dict[tuple[str, Description], StateMachine] = {}
+_MACHINES_LOCK = threading.Lock()
+
+
+def machine_factory(engine: str) -> Callable[[Description], StateMachine]:
+    """Builds machines with the named engine, one per game: the manager and every built-in player
+    share it (the clingo machine serialises queries with a lock), so a game is grounded only once.
+    Descriptions are validated by the manager before they get here."""
+    from ggp.reasoner.engines import make_machine
+
+    def build(description: Description) -> StateMachine:
+        key = (engine, description)
+        with _MACHINES_LOCK:
+            machine = _MACHINES.get(key)
+            if machine is None:
+                machine = _MACHINES[key] = make_machine(description, engine, validate=False)
+        return machine
+
+    return build
+
+
+def builtin_launcher(seed: int = 0, options: str = "", engine: str = "clingo") -> AppLauncher | None:
+    """An :class:`AppLauncher` for every player type except ``random`` (which the manager plays
+    itself), or ``None`` when the player HTTP server is not available."""
+    try:
+        from ggp.protocol.server import create_player_app
+        from players.registry import PLAYER_TYPES, make_player
+    except ImportError as exc:
+        log.warning("built-in players unavailable (%s); only 'random' and remote players can play", exc)
+        return None
+    seeds = itertools.count(seed)
+    machines = machine_factory(engine)
+
+    def factory(kind: str) -> Callable[[], Any]:
+        spec = f"{kind}:{options}" if options else kind
+        return lambda: create_player_app(lambda: make_player(spec, seed=next(seeds)), kind,
+                                         machine_factory=machines)
+
+    return AppLauncher({kind: factory(kind) for kind in PLAYER_TYPES if kind != "random"})

@@ -1,0 +1,94 @@
+"""Starting the manager's web server for ``ggp serve`` and ``ggp demo``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp import web
+
+from ggp.errors import InputError
+from ggp.manager.app import create_app
+from ggp.manager.service import Manager
+from ggp.manager.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def is_loopback(host: str) -> bool:
+    """True for localhost and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(host: str, expose: bool, token: str) -> None:
+    """Refuse to bind beyond loopback without ``--expose``, and to expose without an admin token."""
+    if not is_loopback(host) and not expose:
+        raise InputError(f"binding to {host!r} exposes the manager beyond this machine; add --expose --token T")
+    if expose and len(token) < 8:
+        raise InputError("--expose needs --token T (at least 8 characters) to guard admin actions")
+
+
+@dataclass
+class Running:
+    """A started server: its URL and what to close."""
+
+    url: str
+    runner: web.AppRunner
+    manager: Manager
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+        self.manager.store.close()
+
+
+async def start_server(manager: Manager, host: str, port: int, token: str) -> Running:
+    """Serve ``manager`` on host:port (0 = any free port); returns the URL actually bound."""
+    runner = web.AppRunner(create_app(manager, token=token), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    bound_host, bound_port = runner.addresses[0][:2]
+    shown = f"[{bound_host}]" if ":" in str(bound_host) else bound_host
+    return Running(f"http://{shown}:{bound_port}/", runner, manager)
+
+
+async def load_games(manager: Manager, paths: list[Path]) -> list[str]:
+    """Add KIF games to the manager, skipping (with a warning) those it refuses; returns the keys added."""
+    added = []
+    for path in paths:
+        try:
+            row = await manager.add_game(path.stem, path.read_text(encoding="utf-8"))
+        except (InputError, OSError, UnicodeDecodeError) as exc:
+            log.warning("game %s skipped: %s", path.stem, exc)
+            continue
+        added.append(row.key)
+    return added
+
+
+async def wait_for_stop() -> None:
+    """Return on SIGTERM (Ctrl-C arrives as a cancellation from ``asyncio.run``)."""
+    stop = asyncio.Event()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+
+
+def open_store(db: str) -> Store:
+    store = Store(db)
+    if store.recovered:
+        log.warning("%d matches left running by a previous run were marked aborted", len(store.recovered))
+    return store

@@ -1,0 +1,114 @@
+"""``ggp match GAME --player P --player P``: run one match without the server and print the result.
+
+A player is ``random`` (played by the manager itself, never contacted), an ``http://`` URL of a
+running player, or a built-in type (``legal``, ``mcts``, ...) started as an in-process HTTP player on
+a loopback port. ``--out`` writes the ggp.org match JSON. Exit 0 when the match completed, 1 when it
+was aborted or the input is bad.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import secrets
+from pathlib import Path
+from typing import Any
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``match`` sub-parser."""
+    parser: argparse.ArgumentParser = subcommands.add_parser(
+        "match", help="run one match against players and print the result",
+        description="Run one match (no server): START, PLAY until terminal, STOP. Players are 'random', "
+        "an http:// URL, or a built-in type (legal, mcts, monte_carlo, alphabeta), one per role in role order.")
+    parser.add_argument("game", metavar="GAME", help="a .kif file or a game key in kif/ (e.g. ticTacToe)")
+    parser.add_argument("--player", action="append", default=[], metavar="P", help="one per role, in role order")
+    parser.add_argument("--startclock", type=int, default=10, metavar="S", help="start clock in seconds (default 10)")
+    parser.add_argument("--playclock", type=int, default=5, metavar="S", help="play clock in seconds (default 5)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for fallbacks and the random player")
+    parser.add_argument("--step-cap", type=int, default=1000, metavar="N", help="abort after N joint moves")
+    parser.add_argument("--engine", default="clingo", help="reasoner engine (default clingo)")
+    parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the match JSON here")
+    parser.add_argument("--quiet", action="store_true", help="print only the final line")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the match; 0 when it completed."""
+    return asyncio.run(_run(args))
+
+
+class _Printer:
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+
+    def match_event(self, record: Any, event: str) -> None:
+        if self.quiet or event not in ("start", "step"):
+            return
+        errors = record.errors[-1]
+        shown = [f"{move}{' [' + code + ']' if code else ''}" for move, code in
+                 zip(record.moves[-1] if record.moves else [""] * len(errors), errors)]
+        if event == "start":
+            if any(errors):
+                print(f"start: {', '.join(f'{r} {c}' for r, c in zip(record.roles, errors) if c)}")
+            return
+        print(f"step {record.step}: {' | '.join(shown)}")
+
+
+async def _run(args: argparse.Namespace) -> int:
+    from ggp.commands._manager_glue import builtin_launcher, find_game, machine_factory
+    from ggp.files import load_kif
+    from ggp.manager.launcher import LaunchedPlayer
+    from ggp.manager.records import to_json
+    from ggp.manager.runner import RANDOM_SEAT, HttpTransport, MatchConfig, Seat, run_match
+    from ggp.manager.service import GameRejected, game_problems
+
+    path = find_game(args.game)
+    description = load_kif(path)
+    problems = game_problems(description)
+    if problems:
+        raise GameRejected(problems)
+    if args.startclock < 1 or args.playclock < 1:
+        raise ValueError("clocks must be at least 1 second")
+    machine = await asyncio.to_thread(machine_factory(args.engine), description)
+    roles = [str(role) for role in machine.roles]
+    if len(args.player) != len(roles):
+        raise ValueError(f"{path.name} has {len(roles)} roles {roles}; give one --player per role")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    launcher = None
+    launched: list[LaunchedPlayer] = []
+    try:
+        seats = []
+        for spec in args.player:
+            if spec == "random":
+                seats.append(RANDOM_SEAT)
+            elif spec.startswith(("http://", "https://")):
+                seats.append(Seat(spec, spec, "remote"))
+            else:
+                launcher = launcher or builtin_launcher(seed, engine=args.engine)
+                if launcher is None:
+                    raise ValueError(f"built-in player {spec!r} needs the player server (ggp.protocol.server)")
+                started = await launcher.launch(spec)
+                launched.append(started)
+                seats.append(Seat(spec, started.url, f"builtin:{spec}"))
+        key = path.stem
+        config = MatchConfig(
+            match_id=f"{key}.{secrets.token_hex(4)}", game_key=key, description=description, seats=tuple(seats),
+            start_clock=args.startclock, play_clock=args.playclock, seed=seed,
+            game_meta_url=path.resolve().as_uri(), step_cap=args.step_cap,
+        )
+        async with HttpTransport() as transport:
+            record = await run_match(machine, config, transport, _Printer(args.quiet))
+    finally:
+        for player in launched:
+            await player.close()
+    if args.out is not None:
+        args.out.write_text(to_json(record, indent=1) + "\n")
+    counts = [sum(1 for row in record.errors if row[i]) for i in range(len(roles))]
+    errors = ", ".join(f"{role} {n}" for role, n in zip(roles, counts) if n) or "none"
+    if record.is_completed:
+        goals = ", ".join(f"{role}={goal}" for role, goal in zip(roles, record.goal_values or ()))
+        print(f"{record.match_id}: completed after {record.step} steps (seed {seed}); goals {goals}; errors: {errors}")
+        return 0
+    print(f"{record.match_id}: aborted after {record.step} steps ({record.abort_detail}); errors: {errors}")
+    return 1

@@ -1,0 +1,75 @@
+"""``ggp serve``: the game manager's web server (REST API and web UI), bound to 127.0.0.1 by default.
+
+Binding to another address needs ``--expose`` and then ``--token T`` (or ``GGP_MANAGER_TOKEN``);
+every state-changing request must then carry ``Authorization: Bearer T``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``serve`` sub-parser."""
+    parser: argparse.ArgumentParser = subcommands.add_parser(
+        "serve", help="run the game manager's web server and UI",
+        description="Serve the game manager: REST API, live match pages and tournaments. Loads the games in "
+        "kif/ unless --no-kif.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=9140, help="port (default 9140; 0 = any free port)")
+    parser.add_argument("--db", default="ggp-manager.db", metavar="FILE", help="SQLite database (default ggp-manager.db)")
+    parser.add_argument("--expose", action="store_true", help="allow binding beyond loopback (needs --token)")
+    parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
+    parser.add_argument("--engine", default="clingo", help="reasoner engine (default clingo)")
+    parser.add_argument("--suspend-after", type=int, default=3, metavar="N",
+                        help="suspend a player after N failed matches in a row (0 = never; default 3)")
+    parser.add_argument("--step-cap", type=int, default=1000, metavar="N", help="abort matches after N joint moves")
+    parser.add_argument("--no-kif", action="store_true", help="do not load the games in kif/")
+    parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
+                        help="start the round robin described in this YAML file (repeatable)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted (Ctrl-C or SIGTERM); running matches are aborted on the way out."""
+    try:
+        return asyncio.run(_serve(args))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    from ggp.commands._manager_glue import builtin_launcher, kif_games, machine_factory
+    from ggp.commands._manager_server import (
+        check_exposure,
+        load_games,
+        open_store,
+        start_server,
+        wait_for_stop,
+    )
+    from ggp.files import read_text
+    from ggp.manager.service import Manager, ManagerSettings
+    from ggp.manager.tournament import spec_from_yaml
+
+    check_exposure(args.host, args.expose, args.token)
+    specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
+                               step_cap=args.step_cap)
+    manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings)
+    server = await start_server(manager, args.host, args.port, args.token if args.expose else "")
+    try:
+        if not args.no_kif:
+            await load_games(manager, kif_games())
+        for spec in specs:
+            tournament_id = await manager.start_tournament(spec)
+            print(f"tournament {tournament_id} ({spec.name}) started", flush=True)
+        print(f"ggp manager at {server.url} (database {args.db}); Ctrl-C stops it", flush=True)
+        await wait_for_stop()
+    finally:
+        await server.close()
+    return 0

@@ -1,0 +1,413 @@
+"""The manager's aiohttp app: a JSON REST API, server-sent events and the static web UI.
+
+Bad input gets ``400 {"error": "..."}`` (never a traceback); bodies are size-limited; when an admin
+token is set (required when the server is exposed beyond loopback) every state-changing request
+must carry ``Authorization: Bearer <token>``. A cross-site POST (an ``Origin`` that is not this
+host) is refused, so a web page cannot drive a loopback manager.
+
+Routes (all JSON unless said otherwise)::
+
+    GET  /api/games                    POST /api/games {key, kif, name?}
+    GET  /api/games/{key}              GET  /games/{key}/v{n}/  (+ rulesheet.kif)
+    GET  /api/players                  POST /api/players {name, url | builtin}
+    POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
+    GET  /api/matches?status=&game=&player=&tournament=&limit=
+    POST /api/matches {game, players, startclock?, playclock?, seed?}
+    GET  /api/matches/{id}             (ggp.org match JSON; ?download=1 as a file)
+    GET  /api/matches/{id}/events      (text/event-stream: snapshot, step, end)
+    POST /api/matches/{id}/abort
+    GET  /api/tournaments              POST /api/tournaments (JSON, or YAML with Content-Type */yaml)
+    GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
+    GET  /api/ratings?game=            GET  /api/events (dashboard feed)
+    GET  /                             (the web UI; static files under /static/)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from ggp.errors import InputError
+from ggp.manager.records import MatchRecord, to_dict, to_json
+from ggp.manager.service import GameRejected, Manager, MatchRequest
+from ggp.manager.store import OVERALL, MatchSummary
+from ggp.manager.tournament import spec_from_mapping, spec_from_yaml
+
+log = logging.getLogger(__name__)
+
+MANAGER = web.AppKey("manager", Manager)
+TOKEN = web.AppKey("token", str)
+STATIC_DIR = Path(__file__).with_name("static")
+MAX_BODY = 2 * 1024 * 1024
+"""Largest request body accepted (a big KIF game is well under this)."""
+SSE_PING_S = 15.0
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _error(status: int, message: str, **extra: Any) -> web.Response:
+    return web.json_response({"error": message, **extra}, status=status)
+
+
+@web.middleware
+async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Map bad input to 400 and anything unexpected to a 500 without a traceback."""
+    try:
+        return await handler(request)
+    except GameRejected as exc:
+        return _error(400, str(exc), problems=exc.problems)
+    except (InputError, ValueError) as exc:
+        return _error(400, str(exc))
+    except web.HTTPException as exc:
+        if exc.status >= 400 and exc.content_type != "application/json":
+            return _error(exc.status, exc.reason)
+        raise
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("internal error on %s %s", request.method, request.path)
+        return _error(500, "internal error; see the manager's log")
+
+
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Admin token and same-origin checks for every state-changing request."""
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        origin = request.headers.get("Origin")
+        if origin and urlsplit(origin).netloc != request.host:
+            return _error(403, "cross-origin requests are not allowed")
+        token = request.app[TOKEN]
+        if token:
+            given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+            if not hmac.compare_digest(given.encode(), token.encode()):
+                return _error(401, "this action needs the admin token (Authorization: Bearer <token>)")
+    return await handler(request)
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise InputError("the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise InputError("the request body must be a JSON object")
+    return data
+
+
+def _str_field(data: dict[str, Any], key: str, required: bool = True, default: str = "") -> str:
+    value = data.get(key, None if required else default)
+    if not isinstance(value, str):
+        raise InputError(f"field {key!r} must be a string")
+    return value
+
+
+def _int_field(data: dict[str, Any], key: str, default: int | None) -> int | None:
+    value = data.get(key, default)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise InputError(f"field {key!r} must be a whole number")
+    return value
+
+
+def _summary(match: MatchSummary) -> dict[str, Any]:
+    return {"matchId": match.match_id, "game": match.game_key, "status": match.status,
+            "players": list(match.players), "goals": list(match.goals) if match.goals else None,
+            "tournament": match.tournament_id, "created": match.created, "finished": match.finished}
+
+
+# --- games ------------------------------------------------------------------------------------------
+
+
+async def list_games(request: web.Request) -> web.Response:
+    games = request.app[MANAGER].store.games()
+    return web.json_response([{"key": g.key, "name": g.name, "version": g.version, "roles": list(g.roles)}
+                              for g in games])
+
+
+async def add_game(request: web.Request) -> web.Response:
+    data = await _json_body(request)
+    row = await request.app[MANAGER].add_game(_str_field(data, "key"), _str_field(data, "kif"),
+                                              _str_field(data, "name", False))
+    return web.json_response({"key": row.key, "version": row.version, "roles": list(row.roles)}, status=201)
+
+
+async def get_game(request: web.Request) -> web.Response:
+    manager = request.app[MANAGER]
+    row = manager.store.game(request.match_info["key"])
+    if row is None:
+        raise web.HTTPNotFound(reason="unknown game")
+    return web.json_response({"key": row.key, "name": row.name, "version": row.version, "roles": list(row.roles),
+                              "kif": row.kif, "gameMetaURL": manager.game_url(row)})
+
+
+async def game_metadata(request: web.Request) -> web.Response:
+    """The repository-style game URL used as ``gameMetaURL`` in match records."""
+    row = request.app[MANAGER].store.game(request.match_info["key"], int(request.match_info["version"]))
+    if row is None:
+        raise web.HTTPNotFound(reason="unknown game version")
+    if request.match_info.get("file") == "rulesheet.kif":
+        return web.Response(text=row.kif, content_type="text/plain")
+    return web.json_response({"gameName": row.name, "roleNames": list(row.roles), "version": row.version,
+                              "rulesheet": "rulesheet.kif"})
+
+
+# --- players ----------------------------------------------------------------------------------------
+
+
+async def list_players(request: web.Request) -> web.Response:
+    manager = request.app[MANAGER]
+    overall = manager.store.ratings(OVERALL)
+    return web.json_response([
+        {"name": p.name, "kind": p.kind, "url": p.url, "builtin": p.builtin, "suspended": p.suspended,
+         "failStreak": p.fail_streak, "elo": round(overall.get(p.name, (1500.0, 0))[0], 1)}
+        for p in manager.store.players()
+    ], headers={"X-Builtin-Types": ",".join(["random", *manager.builtin_kinds()])})
+
+
+async def add_player(request: web.Request) -> web.Response:
+    data = await _json_body(request)
+    url = data.get("url")
+    builtin = data.get("builtin")
+    if url is not None and not isinstance(url, str) or builtin is not None and not isinstance(builtin, str):
+        raise InputError("fields 'url' and 'builtin' must be strings")
+    row = request.app[MANAGER].register_player(_str_field(data, "name"), url=url, builtin=builtin)
+    return web.json_response({"name": row.name, "kind": row.kind}, status=201)
+
+
+async def ping_player(request: web.Request) -> web.Response:
+    return web.json_response(await request.app[MANAGER].ping(request.match_info["name"]))
+
+
+async def unsuspend_player(request: web.Request) -> web.Response:
+    store = request.app[MANAGER].store
+    name = request.match_info["name"]
+    if store.player(name) is None:
+        raise web.HTTPNotFound(reason="unknown player")
+    store.set_suspended(name, False)
+    return web.json_response({"name": name, "suspended": False})
+
+
+# --- matches ----------------------------------------------------------------------------------------
+
+
+async def list_matches(request: web.Request) -> web.Response:
+    query = request.query
+    status = query.get("status") or None
+    if status not in (None, "running", "completed", "aborted"):
+        raise InputError("status must be running, completed or aborted")
+    tournament = query.get("tournament")
+    try:
+        limit = int(query.get("limit", "100"))
+        tournament_id = int(tournament) if tournament else None
+    except ValueError:
+        raise InputError("limit and tournament must be whole numbers") from None
+    matches = request.app[MANAGER].store.matches(
+        status=status, game=query.get("game") or None, player=query.get("player") or None,
+        tournament_id=tournament_id, limit=max(1, min(limit, 1000)))
+    return web.json_response([_summary(m) for m in matches])
+
+
+async def create_match(request: web.Request) -> web.Response:
+    data = await _json_body(request)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InputError("field 'players' must be a list of player names, one per role")
+    match_request = MatchRequest(
+        game=_str_field(data, "game"), players=tuple(players),
+        start_clock=_int_field(data, "startclock", 10) or 0, play_clock=_int_field(data, "playclock", 5) or 0,
+        seed=_int_field(data, "seed", None),
+    )
+    match_id = await request.app[MANAGER].start_match(match_request)
+    return web.json_response({"matchId": match_id}, status=201)
+
+
+def _record_or_404(request: web.Request) -> MatchRecord:
+    record = request.app[MANAGER].live(request.match_info["id"])
+    if record is None:
+        raise web.HTTPNotFound(reason="unknown match")
+    return record
+
+
+async def get_match(request: web.Request) -> web.Response:
+    record = _record_or_404(request)
+    headers = {}
+    if request.query.get("download"):
+        headers["Content-Disposition"] = f'attachment; filename="{record.match_id}.json"'
+    return web.Response(text=to_json(record, indent=1), content_type="application/json", headers=headers)
+
+
+async def abort_match(request: web.Request) -> web.Response:
+    match_id = request.match_info["id"]
+    if not await request.app[MANAGER].abort(match_id):
+        raise InputError(f"match {match_id!r} is not running")
+    return web.json_response({"matchId": match_id, "aborted": True})
+
+
+async def _sse(request: web.Request) -> web.StreamResponse:
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+    await response.prepare(request)
+    return response
+
+
+async def _send(response: web.StreamResponse, event: str, data: Any) -> None:
+    await response.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+
+
+async def match_events(request: web.Request) -> web.StreamResponse:
+    """A snapshot of the record, then one event per step, then ``end`` with the final record."""
+    manager = request.app[MANAGER]
+    match_id = request.match_info["id"]
+    queue = manager.subscribe(match_id)
+    record = manager.live(match_id)
+    if record is None:
+        raise web.HTTPNotFound(reason="unknown match")
+    response = await _sse(request)
+    await _send(response, "snapshot", to_dict(record))
+    if queue is None or record.finished:
+        await _send(response, "end", to_dict(record))
+        return response
+    sent = record.step
+    try:
+        while True:
+            try:
+                event, current = await asyncio.wait_for(queue.get(), SSE_PING_S)
+            except TimeoutError:
+                await response.write(b": ping\n\n")
+                continue
+            for step in range(sent + 1, current.step + 1):
+                await _send(response, "step", {"step": step, "state": current.states[step],
+                                                "moves": list(current.moves[step - 1]),
+                                                "errors": list(current.errors[step]),
+                                                "time": current.state_times[step]})
+            sent = current.step
+            if event == "start":
+                await _send(response, "start", {"errors": list(current.errors[0])})
+            if event == "end":
+                await _send(response, "end", to_dict(current))
+                break
+    except ConnectionResetError:
+        log.debug("event stream of match %s closed by the client", match_id)
+    finally:
+        manager.unsubscribe(match_id, queue)
+    return response
+
+
+async def feed_events(request: web.Request) -> web.StreamResponse:
+    """Dashboard feed: one event per match created or ended."""
+    manager = request.app[MANAGER]
+    queue = manager.subscribe_feed()
+    response = await _sse(request)
+    try:
+        while True:
+            try:
+                note = await asyncio.wait_for(queue.get(), SSE_PING_S)
+            except TimeoutError:
+                await response.write(b": ping\n\n")
+                continue
+            await _send(response, "match", note)
+    except ConnectionResetError:
+        log.debug("dashboard feed closed by the client")
+    finally:
+        manager.unsubscribe_feed(queue)
+    return response
+
+
+# --- tournaments and ratings ------------------------------------------------------------------------
+
+
+async def list_tournaments(request: web.Request) -> web.Response:
+    rows = request.app[MANAGER].store.tournaments()
+    return web.json_response([{"id": t.tournament_id, "name": t.name, "game": t.game_key, "status": t.status,
+                               "config": t.config, "created": t.created} for t in rows])
+
+
+async def create_tournament(request: web.Request) -> web.Response:
+    if request.content_type in ("application/yaml", "application/x-yaml", "text/yaml"):
+        spec = spec_from_yaml(await request.text(), "<request>")
+    else:
+        spec = spec_from_mapping(await _json_body(request))
+    tournament_id = await request.app[MANAGER].start_tournament(spec)
+    return web.json_response({"id": tournament_id}, status=201)
+
+
+async def get_tournament(request: web.Request) -> web.Response:
+    manager = request.app[MANAGER]
+    try:
+        tournament_id = int(request.match_info["id"])
+    except ValueError:
+        raise InputError("a tournament id is a whole number") from None
+    row = manager.store.tournament(tournament_id)
+    if row is None:
+        raise web.HTTPNotFound(reason="unknown tournament")
+    matches = manager.store.matches(tournament_id=tournament_id, limit=10_000)
+    return web.json_response({"id": row.tournament_id, "name": row.name, "game": row.game_key,
+                              "status": row.status, "config": row.config,
+                              "standings": manager.standings(tournament_id),
+                              "matches": [_summary(m) for m in matches]})
+
+
+async def abort_tournament(request: web.Request) -> web.Response:
+    try:
+        tournament_id = int(request.match_info["id"])
+    except ValueError:
+        raise InputError("a tournament id is a whole number") from None
+    if not await request.app[MANAGER].abort_tournament(tournament_id):
+        raise InputError(f"tournament {tournament_id} is not running")
+    return web.json_response({"id": tournament_id, "aborted": True})
+
+
+async def get_ratings(request: web.Request) -> web.Response:
+    store = request.app[MANAGER].store
+    game = request.query.get("game") or OVERALL
+    ratings = store.ratings(game)
+    return web.json_response({"game": game, "games": [g for g in store.rated_games() if g != OVERALL],
+                              "ratings": [{"player": p, "elo": round(r, 1), "matches": n}
+                                          for p, (r, n) in ratings.items()]})
+
+
+async def index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC_DIR / "index.html")
+
+
+async def _close_manager(app: web.Application) -> AsyncIterator[None]:
+    yield
+    await app[MANAGER].close()
+
+
+def create_app(manager: Manager, *, token: str = "") -> web.Application:
+    """The manager's web application. A non-empty ``token`` guards every state-changing request."""
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors, _guard])
+    app[MANAGER] = manager
+    app[TOKEN] = token
+    add = app.router
+    add.add_get("/", index)
+    add.add_static("/static/", STATIC_DIR)
+    add.add_get("/api/games", list_games)
+    add.add_post("/api/games", add_game)
+    add.add_get("/api/games/{key}", get_game)
+    add.add_get(r"/games/{key}/v{version:\d+}/", game_metadata)
+    add.add_get(r"/games/{key}/v{version:\d+}/{file}", game_metadata)
+    add.add_get("/api/players", list_players)
+    add.add_post("/api/players", add_player)
+    add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
+    add.add_get("/api/players/{name}/ping", ping_player)
+    add.add_get("/api/matches", list_matches)
+    add.add_post("/api/matches", create_match)
+    add.add_get("/api/matches/{id}", get_match)
+    add.add_get("/api/matches/{id}/events", match_events)
+    add.add_post("/api/matches/{id}/abort", abort_match)
+    add.add_get("/api/tournaments", list_tournaments)
+    add.add_post("/api/tournaments", create_tournament)
+    add.add_get("/api/tournaments/{id}", get_tournament)
+    add.add_post("/api/tournaments/{id}/abort", abort_tournament)
+    add.add_get("/api/ratings", get_ratings)
+    add.add_get("/api/events", feed_events)
+    app.cleanup_ctx.append(_close_manager)
+    return app

@@ -1,0 +1,483 @@
+"""The manager's core: games, players, matches and tournaments running in the background.
+
+:class:`Manager` ties the runner, the store, built-in players and live subscribers together; the
+HTTP app (:mod:`ggp.manager.app`) is a thin JSON layer over it. It never builds a reasoner itself:
+the CLI passes a ``machine_factory`` (so tests can use tiny pure-Python games).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from ggp.errors import GgpError, InputError
+from ggp.gdl.parser import parse_kif
+from ggp.gdl.terms import Const, Description, Func, atoms_of
+from ggp.manager import wire
+from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
+from ggp.manager.ratings import update_elo
+from ggp.manager.records import MatchRecord
+from ggp.manager.runner import (
+    DEFAULT_STEP_CAP,
+    Deadlines,
+    Event,
+    HttpTransport,
+    MatchConfig,
+    MatchRun,
+    Seat,
+    Transport,
+    check_roles,
+)
+from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
+from ggp.manager.tournament import TournamentSpec, round_robin
+from ggp.reasoner.machine import StateMachine
+
+log = logging.getLogger(__name__)
+
+MachineFactory = Callable[[Description], StateMachine]
+"""Builds a state machine for a validated description (the CLI passes the clingo engine)."""
+
+KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
+MAX_CLOCK = 3600
+_URL = re.compile(r"https?://[^\s/]+(/\S*)?")
+
+
+@dataclass(frozen=True, slots=True)
+class ManagerSettings:
+    """Tunables: the URL games are published under, suspension after N failed matches in a row
+    (0 = never), the step cap, the most matches running at once, and deadline overrides for tests."""
+
+    public_url: str = "http://127.0.0.1:9140"
+    suspend_after: int = 3
+    step_cap: int = DEFAULT_STEP_CAP
+    max_running: int = 500
+    deadlines: Deadlines | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRequest:
+    """A match to start: a game key, one player name (or URL) per role, clocks in seconds, a seed."""
+
+    game: str
+    players: tuple[str, ...]
+    start_clock: int = 10
+    play_clock: int = 5
+    seed: int | None = None
+
+
+@dataclass(slots=True)
+class _Running:
+    task: asyncio.Task[MatchRecord | None]
+    record: MatchRecord | None = None
+    subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
+
+
+def game_problems(description: Description) -> list[str]:
+    """Why the manager cannot run a game: validator errors and GDL-II features, one line each."""
+    from ggp.gdl.validator import validate
+
+    problems = [str(f) for f in validate(description) if f.severity == "error"]
+    for rule in description.rules:
+        atoms = [rule.head, *(atom for literal in rule.body for atom, _ in atoms_of(literal))]
+        if any(isinstance(atom, (Const, Func)) and atom.name == "sees" for atom in atoms):
+            problems.append(f"{rule.pos or description.file}: 'sees' needs GDL-II mode, which the manager lacks")
+    if any(str(role) == "random" for role in description.roles):
+        problems.append("a role named 'random' needs GDL-II mode, which the manager lacks")
+    return problems
+
+
+def failed_match(record: MatchRecord, seats: Sequence[int]) -> bool:
+    """True when at least half of the requests to the given seats (START and PLAY) got an error."""
+    total = sum(1 for row in record.errors for i in seats)
+    bad = sum(1 for row in record.errors for i in seats if i < len(row) and row[i])
+    return total > 0 and 2 * bad >= total
+
+
+class Manager:
+    """Runs matches and tournaments in the background and keeps the store and live views current.
+
+    Use from one event loop; call :meth:`close` at shutdown (it aborts running matches).
+    """
+
+    def __init__(self, store: Store, machine_factory: MachineFactory, launcher: PlayerLauncher | None = None,
+                 settings: ManagerSettings | None = None, transport: Transport | None = None) -> None:
+        self.store = store
+        self.settings = settings or ManagerSettings()
+        self._machine_factory = machine_factory
+        self._launcher = launcher
+        self._transport = transport
+        self._own_transport: HttpTransport | None = None
+        self._machines: dict[tuple[str, int], tuple[Description, StateMachine]] = {}
+        self._machine_locks: dict[tuple[str, int], asyncio.Lock] = {}
+        self._running: dict[str, _Running] = {}
+        self._tournaments: dict[int, asyncio.Task[None]] = {}
+        self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
+        if store.player("random") is None:
+            store.add_player("random", "random")
+        for kind in self.builtin_kinds():
+            if store.player(kind) is None:
+                store.add_player(kind, "builtin", builtin=kind)
+
+    def builtin_kinds(self) -> tuple[str, ...]:
+        return self._launcher.kinds() if self._launcher else ()
+
+    @property
+    def transport(self) -> Transport:
+        if self._transport is None:
+            self._own_transport = HttpTransport()
+            self._transport = self._own_transport
+        return self._transport
+
+    async def close(self) -> None:
+        """Cancel tournaments and running matches (each sends ABORT), then close the HTTP client."""
+        for task in self._tournaments.values():
+            task.cancel()
+        for running in list(self._running.values()):
+            running.task.cancel()
+        pending = [*self._tournaments.values(), *(r.task for r in self._running.values())]
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+        if self._own_transport is not None:
+            await self._own_transport.close()
+
+    # --- games ----------------------------------------------------------------------------------
+
+    async def add_game(self, key: str, kif: str, name: str = "") -> GameRow:
+        """Validate and store a game; raises :class:`InputError` listing every problem found."""
+        if not KEY_PATTERN.fullmatch(key):
+            raise InputError(f"game key {key!r} must be 1-64 letters, digits, '_' or '-'")
+        if len(name) > 200:
+            raise InputError("game name is longer than 200 characters")
+        description = parse_kif(kif, f"{key}.kif")
+        problems = game_problems(description)
+        if problems:
+            raise GameRejected(problems)
+        try:
+            machine = await asyncio.to_thread(self._machine_factory, description)
+        except GgpError as exc:
+            raise InputError(f"the reasoner cannot run this game: {exc}") from exc
+        row = self.store.add_game(key, kif, [str(role) for role in machine.roles], name or key)
+        self._machines.setdefault((row.key, row.version), (description, machine))
+        log.info("game %s v%d stored", key, row.version)
+        return row
+
+    def game_url(self, row: GameRow) -> str:
+        return f"{self.settings.public_url}/games/{row.key}/v{row.version}/"
+
+    async def machine_for(self, row: GameRow) -> tuple[Description, StateMachine]:
+        """The (cached) description and state machine of a stored game version."""
+        key = (row.key, row.version)
+        lock = self._machine_locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key not in self._machines:
+                description = parse_kif(row.kif, f"{row.key}.kif")
+                machine = await asyncio.to_thread(self._machine_factory, description)
+                self._machines[key] = (description, machine)
+        return self._machines[key]
+
+    # --- players --------------------------------------------------------------------------------
+
+    def register_player(self, name: str, url: str | None = None, builtin: str | None = None) -> PlayerRow:
+        """Register a remote player by URL or a built-in one by type; raises :class:`InputError`."""
+        if not NAME_PATTERN.fullmatch(name):
+            raise InputError(f"player name {name!r} must be 1-64 letters, digits, '_', '.', ':' or '-'")
+        if (url is None) == (builtin is None):
+            raise InputError("give exactly one of 'url' (a remote player) or 'builtin' (a built-in type)")
+        if url is not None:
+            if not _URL.fullmatch(url) or len(url) > 500:
+                raise InputError(f"player url {url!r} must be an http:// or https:// URL")
+            return self.store.add_player(name, "remote", url=url)
+        assert builtin is not None
+        if builtin == "random":
+            return self.store.add_player(name, "random")
+        if builtin not in self.builtin_kinds():
+            raise InputError(f"unknown built-in player {builtin!r}; expected one of {['random', *self.builtin_kinds()]}")
+        return self.store.add_player(name, "builtin", builtin=builtin)
+
+    async def ping(self, name: str) -> dict[str, str]:
+        """Send INFO to a remote player (1 s deadline): ``{"status": available|busy|TO|CE|bad reply, ...}``."""
+        row = self.store.player(name)
+        if row is None:
+            raise InputError(f"unknown player {name!r}")
+        if row.kind != "remote" or row.url is None:
+            return {"status": "available", "note": "played inside the manager"}
+        try:
+            reply = await self.transport.send(row.url, wire.info_text(), 1.0, 1.0, name)
+        except TimeoutError:
+            return {"status": "TO"}
+        except ConnectionError as exc:
+            return {"status": "CE", "note": str(exc)[:200]}
+        info = wire.parse_info(reply)
+        if info is None:
+            return {"status": "bad reply", "note": reply[:200]}
+        return {"status": info.status, "name": info.name or "", "species": info.species or ""}
+
+    def resolve_player(self, name: str) -> PlayerRow:
+        """A registered player by name; an ``http://`` URL is registered on first use."""
+        row = self.store.player(name)
+        if row is None and _URL.fullmatch(name) and len(name) <= 500:
+            row = self.store.add_player(name, "remote", url=name)
+        if row is None:
+            raise InputError(f"unknown player {name!r}; register it first or give an http:// URL")
+        if row.suspended:
+            raise InputError(f"player {name!r} is suspended after {row.fail_streak} failed matches in a row")
+        return row
+
+    # --- matches --------------------------------------------------------------------------------
+
+    async def start_match(self, request: MatchRequest, tournament_id: int | None = None,
+                          tournament: str = "") -> str:
+        """Create a match and start it in the background; returns its id.
+
+        Raises :class:`InputError` for an unknown game or player, bad clocks, wrong player count or
+        too many running matches.
+        """
+        if len(self._running) >= self.settings.max_running:
+            raise InputError(f"{len(self._running)} matches are running already (the limit)")
+        for clock, what in ((request.start_clock, "startclock"), (request.play_clock, "playclock")):
+            if not isinstance(clock, int) or not 1 <= clock <= MAX_CLOCK:
+                raise InputError(f"{what} must be a whole number of seconds from 1 to {MAX_CLOCK}")
+        row = self.store.game(request.game)
+        if row is None:
+            raise InputError(f"unknown game {request.game!r}")
+        players = [self.resolve_player(name) for name in request.players]
+        if len(players) != len(row.roles):
+            raise InputError(f"game {row.key!r} has {len(row.roles)} roles {list(row.roles)} "
+                             f"but {len(players)} players were given")
+        description, machine = await self.machine_for(row)
+        match_id = f"{row.key}.{secrets.token_hex(4)}"
+        seed = request.seed if request.seed is not None else secrets.randbits(32)
+        launched: list[LaunchedPlayer] = []
+        try:
+            seats = []
+            for player in players:
+                seats.append(await self._seat(player, launched))
+            config = MatchConfig(
+                match_id=match_id, game_key=row.key, description=description, seats=tuple(seats),
+                start_clock=request.start_clock, play_clock=request.play_clock, seed=seed,
+                game_meta_url=self.game_url(row), step_cap=self.settings.step_cap,
+                deadlines=self.settings.deadlines, tournament=tournament,
+            )
+            check_roles(machine, config.seats)
+            if tournament_id is not None:
+                self.store.link_tournament(match_id, tournament_id)
+            observer = _Observer(self, match_id)
+            run = MatchRun(machine, config, self.transport, observer)
+        except BaseException:
+            await _close_all(launched)
+            raise
+        task = asyncio.create_task(self._play(run, players, launched), name=f"match {match_id}")
+        self._running[match_id] = _Running(task, run.record)
+        return match_id
+
+    async def _seat(self, player: PlayerRow, launched: list[LaunchedPlayer]) -> Seat:
+        if player.kind == "random":
+            return Seat(player.name, None, "random")
+        if player.kind == "builtin":
+            if self._launcher is None or player.builtin is None:
+                raise InputError(f"built-in player {player.name!r} is not available in this manager")
+            started = await self._launcher.launch(player.builtin)
+            launched.append(started)
+            return Seat(player.name, started.url, f"builtin:{player.builtin}")
+        assert player.url is not None
+        return Seat(player.name, player.url, "remote")
+
+    async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer]) -> MatchRecord | None:
+        match_id = run.config.match_id
+        try:
+            record = await run.run()
+        except Exception:
+            log.exception("match %s failed", match_id)
+            return None
+        finally:
+            await _close_all(launched)
+            self._running.pop(match_id, None)
+        self._after(record, players)
+        return record
+
+    def _after(self, record: MatchRecord, players: list[PlayerRow]) -> None:
+        """Ratings and suspension bookkeeping for a finished match."""
+        names = [p.name for p in players]
+        if record.is_completed and record.goal_values is not None:
+            for key in (record.game_key, OVERALL):
+                self.store.set_ratings(key, update_elo(self.store.ratings(key), names, record.goal_values))
+        for player in {p.name: p for p in players}.values():
+            if player.kind == "random":
+                continue
+            seats = [i for i, name in enumerate(names) if name == player.name]
+            updated = self.store.note_player_result(player.name, failed_match(record, seats),
+                                                    self.settings.suspend_after)
+            if updated is not None and updated.suspended and not player.suspended:
+                log.warning("player %s suspended after %d failed matches", player.name, updated.fail_streak)
+
+    def _publish(self, match_id: str, record: MatchRecord, event: Event) -> None:
+        running = self._running.get(match_id)
+        if running is not None:
+            running.record = record
+            for queue in running.subscribers:
+                queue.put_nowait((event, record))
+        if event in ("created", "end"):
+            note = {"event": event, "matchId": match_id, "game": record.game_key,
+                    "players": list(record.player_names), "goals": list(record.goal_values or ()),
+                    "aborted": record.is_aborted}
+            for feed in self._feed:
+                feed.put_nowait(note)
+
+    def live(self, match_id: str) -> MatchRecord | None:
+        """The current record of a running match, else the stored one, else ``None``."""
+        running = self._running.get(match_id)
+        if running is not None and running.record is not None:
+            return running.record
+        return self.store.match(match_id)
+
+    def running_ids(self) -> list[str]:
+        return list(self._running)
+
+    def subscribe(self, match_id: str) -> asyncio.Queue[tuple[Event, MatchRecord]] | None:
+        """A queue of (event, record) for a running match, or ``None`` when it is not running."""
+        running = self._running.get(match_id)
+        if running is None:
+            return None
+        queue: asyncio.Queue[tuple[Event, MatchRecord]] = asyncio.Queue()
+        running.subscribers.add(queue)
+        return queue
+
+    def unsubscribe(self, match_id: str, queue: asyncio.Queue[tuple[Event, MatchRecord]]) -> None:
+        running = self._running.get(match_id)
+        if running is not None:
+            running.subscribers.discard(queue)
+
+    def subscribe_feed(self) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._feed.add(queue)
+        return queue
+
+    def unsubscribe_feed(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        self._feed.discard(queue)
+
+    async def wait(self, match_id: str) -> MatchRecord | None:
+        """Wait for a running match to end and return its final record (or the stored one)."""
+        running = self._running.get(match_id)
+        if running is not None:
+            with suppress(asyncio.CancelledError):
+                await asyncio.shield(running.task)
+        return self.store.match(match_id)
+
+    async def abort(self, match_id: str) -> bool:
+        """Abort a running match (ABORT is sent); False when it is not running."""
+        running = self._running.get(match_id)
+        if running is None:
+            return False
+        running.task.cancel()
+        with suppress(asyncio.CancelledError):
+            await running.task
+        return True
+
+    # --- tournaments ----------------------------------------------------------------------------
+
+    async def start_tournament(self, spec: TournamentSpec) -> int:
+        """Check and schedule a round robin, run it in the background; returns its id."""
+        row = self.store.game(spec.game)
+        if row is None:
+            raise InputError(f"unknown game {spec.game!r}")
+        for name in spec.players:
+            self.resolve_player(name)
+        schedule = round_robin(spec.players, len(row.roles), spec.per_pairing)
+        await self.machine_for(row)
+        config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
+                  "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,
+                  "parallel": spec.parallel, "scheduled": len(schedule)}
+        tournament_id = self.store.add_tournament(spec.name, spec.game, config)
+        task = asyncio.create_task(self._run_tournament(tournament_id, spec, schedule), name=f"tournament {tournament_id}")
+        self._tournaments[tournament_id] = task
+        return tournament_id
+
+    async def _run_tournament(self, tournament_id: int, spec: TournamentSpec, schedule: list[tuple[str, ...]]) -> None:
+        gate = asyncio.Semaphore(spec.parallel)
+        started: list[str] = []
+
+        async def one(index: int, seating: tuple[str, ...]) -> None:
+            async with gate:
+                request = MatchRequest(spec.game, seating, spec.start_clock, spec.play_clock, spec.seed + index)
+                try:
+                    match_id = await self.start_match(request, tournament_id, spec.name)
+                except InputError as exc:
+                    log.warning("tournament %d: match %d skipped: %s", tournament_id, index, exc)
+                    return
+                started.append(match_id)
+                await self.wait(match_id)
+
+        status = "finished"
+        try:
+            await asyncio.gather(*(one(i, seating) for i, seating in enumerate(schedule)))
+        except asyncio.CancelledError:
+            status = "aborted"
+            # wait() shields the matches, so abort them here (each sends ABORT to its players).
+            await asyncio.gather(*(self.abort(match_id) for match_id in started), return_exceptions=True)
+            raise
+        finally:
+            self.store.set_tournament_status(tournament_id, status)
+            self._tournaments.pop(tournament_id, None)
+
+    async def wait_tournament(self, tournament_id: int) -> None:
+        task = self._tournaments.get(tournament_id)
+        if task is not None:
+            with suppress(asyncio.CancelledError):
+                await asyncio.shield(task)
+
+    async def abort_tournament(self, tournament_id: int) -> bool:
+        task = self._tournaments.get(tournament_id)
+        if task is None:
+            return False
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+        return True
+
+    def standings(self, tournament_id: int) -> list[dict[str, Any]]:
+        """Per player: matches, total and mean goal value, wins (best goal, alone), sorted by mean goal."""
+        table: dict[str, dict[str, Any]] = {}
+        for match in self.store.matches(tournament_id=tournament_id, status="completed", limit=1_000_000):
+            goals = match.goals or ()
+            top = max(goals, default=0)
+            for name, goal in zip(match.players, goals):
+                entry = table.setdefault(name, {"player": name, "matches": 0, "points": 0, "wins": 0})
+                entry["matches"] += 1
+                entry["points"] += goal
+                entry["wins"] += int(goal == top and list(goals).count(top) == 1)
+        for entry in table.values():
+            entry["mean"] = round(entry["points"] / entry["matches"], 2)
+        return sorted(table.values(), key=lambda e: (-e["mean"], e["player"]))
+
+
+class GameRejected(InputError):
+    """A game the manager refuses, with every problem found (``problems``)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(f"invalid game: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        self.problems = problems
+
+
+class _Observer:
+    """Fans runner events out to the store (first, so nothing is lost) and live subscribers."""
+
+    def __init__(self, manager: Manager, match_id: str) -> None:
+        self._manager = manager
+        self._match_id = match_id
+
+    def match_event(self, record: MatchRecord, event: Event) -> None:
+        self._manager.store.match_event(record, event)
+        self._manager._publish(self._match_id, record, event)
+
+
+async def _close_all(launched: list[LaunchedPlayer]) -> None:
+    for player in launched:
+        with suppress(Exception):
+            await player.close()

@@ -1,0 +1,361 @@
+"""SQLite persistence for the manager: games, players, matches (step by step), tournaments, ratings.
+
+One :class:`Store` owns one ``sqlite3`` connection in WAL mode and is used from one thread (the
+event loop). Every match step is committed as it happens, so a crash loses at most the step in
+flight; when a store is opened, matches left ``running`` by a previous process are marked aborted.
+
+>>> store = Store(":memory:")
+>>> store.add_game("nim", "(role a)", ("a",), "Nim").version
+1
+>>> store.add_game("nim", "(role a) ; now with a comment", ("a",), "Nim").version
+2
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from ggp.errors import InputError
+from ggp.manager.records import MatchRecord, from_dict, to_dict
+
+MatchStatus = Literal["running", "completed", "aborted"]
+OVERALL = "*"
+"""The game key under which overall (all games) ratings are kept."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    key TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, kif TEXT NOT NULL,
+    roles TEXT NOT NULL, added REAL NOT NULL, PRIMARY KEY (key, version));
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY, kind TEXT NOT NULL, url TEXT, builtin TEXT,
+    suspended INTEGER NOT NULL DEFAULT 0, fail_streak INTEGER NOT NULL DEFAULT 0, added REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, game_key TEXT NOT NULL, status TEXT NOT NULL, header TEXT NOT NULL,
+    players TEXT NOT NULL, goals TEXT, tournament_id INTEGER, created REAL NOT NULL, finished REAL);
+CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created);
+CREATE INDEX IF NOT EXISTS matches_by_tournament ON matches (tournament_id);
+CREATE TABLE IF NOT EXISTS match_steps (
+    match_id TEXT NOT NULL, step INTEGER NOT NULL, state TEXT NOT NULL, moves TEXT,
+    errors TEXT NOT NULL, time_ms INTEGER NOT NULL, PRIMARY KEY (match_id, step));
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, game_key TEXT NOT NULL,
+    config TEXT NOT NULL, status TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS ratings (
+    game_key TEXT NOT NULL, player TEXT NOT NULL, rating REAL NOT NULL, matches INTEGER NOT NULL,
+    PRIMARY KEY (game_key, player));
+"""
+
+_HISTORY = ("states", "moves", "stateTimes", "errors")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One version of a stored game; ``version`` increments whenever the rules text changes."""
+
+    key: str
+    version: int
+    name: str
+    kif: str
+    roles: tuple[str, ...]
+    added: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A registered player: ``kind`` is ``remote`` (with ``url``), ``builtin`` (with ``builtin``) or ``random``."""
+
+    name: str
+    kind: str
+    url: str | None
+    builtin: str | None
+    suspended: bool
+    fail_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A match without its history, for lists."""
+
+    match_id: str
+    game_key: str
+    status: MatchStatus
+    players: tuple[str, ...]
+    goals: tuple[int, ...] | None
+    tournament_id: int | None
+    created: float
+    finished: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    tournament_id: int
+    name: str
+    game_key: str
+    config: dict[str, Any]
+    status: str
+    created: float
+
+
+class Store:
+    """The manager's database. ``path`` may be ``":memory:"`` for tests. Close with :meth:`close`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+        self._links: dict[str, int] = {}
+        self.recovered = self._abort_leftovers()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _abort_leftovers(self) -> list[str]:
+        """Mark matches a previous process left running as aborted; returns their ids."""
+        rows = self._db.execute("SELECT id, header FROM matches WHERE status = 'running'").fetchall()
+        for row in rows:
+            header = json.loads(row["header"])
+            header.update({"isAborted": True, "x-endReason": "aborted", "x-abortDetail": "manager stopped"})
+            self._db.execute(
+                "UPDATE matches SET status = 'aborted', header = ?, finished = ? WHERE id = ?",
+                (json.dumps(header), time.time(), row["id"]),
+            )
+        return [row["id"] for row in rows]
+
+    # --- games ----------------------------------------------------------------------------------
+
+    def add_game(self, key: str, kif: str, roles: Sequence[str], name: str = "") -> GameRow:
+        """Store a game; the same text again keeps its version, changed text gets the next version."""
+        latest = self.game(key)
+        if latest is not None and latest.kif == kif:
+            return latest
+        version = latest.version + 1 if latest else 1
+        added = time.time()
+        self._db.execute(
+            "INSERT INTO games (key, version, name, kif, roles, added) VALUES (?, ?, ?, ?, ?, ?)",
+            (key, version, name or key, kif, json.dumps(list(roles)), added),
+        )
+        return GameRow(key, version, name or key, kif, tuple(roles), added)
+
+    def game(self, key: str, version: int | None = None) -> GameRow | None:
+        """The latest (or the given) version of a game, or ``None``."""
+        if version is None:
+            row = self._db.execute(
+                "SELECT * FROM games WHERE key = ? ORDER BY version DESC LIMIT 1", (key,)).fetchone()
+        else:
+            row = self._db.execute("SELECT * FROM games WHERE key = ? AND version = ?", (key, version)).fetchone()
+        return self._game_row(row) if row else None
+
+    def games(self) -> list[GameRow]:
+        """The latest version of every game, by key."""
+        rows = self._db.execute(
+            "SELECT g.* FROM games g JOIN (SELECT key, MAX(version) AS v FROM games GROUP BY key) m "
+            "ON g.key = m.key AND g.version = m.v ORDER BY g.key").fetchall()
+        return [self._game_row(row) for row in rows]
+
+    @staticmethod
+    def _game_row(row: sqlite3.Row) -> GameRow:
+        return GameRow(row["key"], row["version"], row["name"], row["kif"], tuple(json.loads(row["roles"])),
+                       row["added"])
+
+    # --- players --------------------------------------------------------------------------------
+
+    def add_player(self, name: str, kind: str, url: str | None = None, builtin: str | None = None) -> PlayerRow:
+        """Register (or re-register, clearing a suspension) a player."""
+        self._db.execute(
+            "INSERT INTO players (name, kind, url, builtin, added) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET kind = excluded.kind, url = excluded.url, "
+            "builtin = excluded.builtin, suspended = 0, fail_streak = 0",
+            (name, kind, url, builtin, time.time()),
+        )
+        player = self.player(name)
+        assert player is not None
+        return player
+
+    def player(self, name: str) -> PlayerRow | None:
+        row = self._db.execute("SELECT * FROM players WHERE name = ?", (name,)).fetchone()
+        return self._player_row(row) if row else None
+
+    def players(self) -> list[PlayerRow]:
+        return [self._player_row(r) for r in self._db.execute("SELECT * FROM players ORDER BY name")]
+
+    @staticmethod
+    def _player_row(row: sqlite3.Row) -> PlayerRow:
+        return PlayerRow(row["name"], row["kind"], row["url"], row["builtin"], bool(row["suspended"]),
+                         row["fail_streak"])
+
+    def note_player_result(self, name: str, failed: bool, suspend_after: int) -> PlayerRow | None:
+        """Count a failed match (or reset the count); suspend at ``suspend_after`` failures in a row."""
+        if failed:
+            self._db.execute(
+                "UPDATE players SET fail_streak = fail_streak + 1, "
+                "suspended = CASE WHEN fail_streak + 1 >= ? AND ? > 0 THEN 1 ELSE suspended END WHERE name = ?",
+                (suspend_after, suspend_after, name))
+        else:
+            self._db.execute("UPDATE players SET fail_streak = 0 WHERE name = ?", (name,))
+        return self.player(name)
+
+    def set_suspended(self, name: str, suspended: bool) -> None:
+        self._db.execute("UPDATE players SET suspended = ?, fail_streak = 0 WHERE name = ?", (int(suspended), name))
+
+    # --- matches (a MatchObserver) --------------------------------------------------------------
+
+    def match_event(self, record: MatchRecord, event: str) -> None:
+        """Persist a runner event: the match row on ``created``, one step row per step, the end state."""
+        if event == "created":
+            self._insert_match(record)
+        elif event == "start":
+            self._insert_step(record, 0)
+        elif event == "step":
+            self._insert_step(record, record.step)
+        else:
+            self._finish(record)
+
+    def _header(self, record: MatchRecord) -> str:
+        data = to_dict(record)
+        for key in _HISTORY:
+            del data[key]
+        return json.dumps(data)
+
+    def _insert_match(self, record: MatchRecord, tournament_id: int | None = None) -> None:
+        self._db.execute("BEGIN")
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO matches (id, game_key, status, header, players, tournament_id, created) "
+                "VALUES (?, ?, 'running', ?, ?, ?, ?)",
+                (record.match_id, record.game_key, self._header(record), json.dumps(list(record.player_names)),
+                 self._links.get(record.match_id, tournament_id),
+                 time.time()),
+            )
+            self._db.execute("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,))
+            for step in range(len(record.states)):
+                self._insert_step(record, step)
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def link_tournament(self, match_id: str, tournament_id: int) -> None:
+        """Attach a match to a tournament; may be called before the match's ``start`` event."""
+        self._links[match_id] = tournament_id
+        self._db.execute("UPDATE matches SET tournament_id = ? WHERE id = ?", (tournament_id, match_id))
+
+    def _insert_step(self, record: MatchRecord, step: int) -> None:
+        moves = json.dumps(list(record.moves[step - 1])) if step > 0 else None
+        errors = record.errors[step] if step < len(record.errors) else ()
+        self._db.execute(
+            "INSERT OR REPLACE INTO match_steps (match_id, step, state, moves, errors, time_ms) VALUES (?, ?, ?, ?, ?, ?)",
+            (record.match_id, step, record.states[step], moves, json.dumps(list(errors)), record.state_times[step]),
+        )
+
+    def _finish(self, record: MatchRecord) -> None:
+        status: MatchStatus = "completed" if record.is_completed else "aborted"
+        goals = json.dumps(list(record.goal_values)) if record.goal_values is not None else None
+        self._db.execute(
+            "UPDATE matches SET status = ?, header = ?, goals = ?, finished = ? WHERE id = ?",
+            (status, self._header(record), goals, time.time(), record.match_id),
+        )
+
+    def match(self, match_id: str) -> MatchRecord | None:
+        """The full record of a stored match, or ``None``."""
+        row = self._db.execute("SELECT header FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            return None
+        data = json.loads(row["header"])
+        steps = self._db.execute(
+            "SELECT * FROM match_steps WHERE match_id = ? ORDER BY step", (match_id,)).fetchall()
+        data["states"] = [s["state"] for s in steps]
+        data["moves"] = [json.loads(s["moves"]) for s in steps[1:]]
+        data["stateTimes"] = [s["time_ms"] for s in steps]
+        data["errors"] = [json.loads(s["errors"]) for s in steps]
+        return from_dict(data)
+
+    def matches(self, *, status: str | None = None, game: str | None = None, player: str | None = None,
+                tournament_id: int | None = None, limit: int = 100) -> list[MatchSummary]:
+        """Newest first, filtered by status, game key, player name and tournament."""
+        query, params = "SELECT * FROM matches WHERE 1 = 1", []  # type: tuple[str, list[Any]]
+        if status:
+            query += " AND status = ?"
+            params.append(status)
+        if game:
+            query += " AND game_key = ?"
+            params.append(game)
+        if tournament_id is not None:
+            query += " AND tournament_id = ?"
+            params.append(tournament_id)
+        if player:
+            query += " AND EXISTS (SELECT 1 FROM json_each(matches.players) WHERE value = ?)"
+            params.append(player)
+        query += " ORDER BY created DESC, id DESC LIMIT ?"
+        params.append(limit)
+        return [self._summary(row) for row in self._db.execute(query, params)]
+
+    @staticmethod
+    def _summary(row: sqlite3.Row) -> MatchSummary:
+        return MatchSummary(
+            row["id"], row["game_key"], row["status"], tuple(json.loads(row["players"])),
+            tuple(json.loads(row["goals"])) if row["goals"] else None, row["tournament_id"], row["created"],
+            row["finished"],
+        )
+
+    # --- tournaments ----------------------------------------------------------------------------
+
+    def add_tournament(self, name: str, game_key: str, config: dict[str, Any]) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO tournaments (name, game_key, config, status, created) VALUES (?, ?, ?, 'running', ?)",
+            (name, game_key, json.dumps(config), time.time()))
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        self._db.execute("UPDATE tournaments SET status = ? WHERE id = ?", (status, tournament_id))
+
+    def tournament(self, tournament_id: int) -> TournamentRow | None:
+        row = self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+        return self._tournament_row(row) if row else None
+
+    def tournaments(self) -> list[TournamentRow]:
+        return [self._tournament_row(r) for r in self._db.execute("SELECT * FROM tournaments ORDER BY id DESC")]
+
+    @staticmethod
+    def _tournament_row(row: sqlite3.Row) -> TournamentRow:
+        return TournamentRow(row["id"], row["name"], row["game_key"], json.loads(row["config"]), row["status"],
+                             row["created"])
+
+    # --- ratings --------------------------------------------------------------------------------
+
+    def ratings(self, game_key: str = OVERALL) -> dict[str, tuple[float, int]]:
+        """Player name -> (Elo rating, rated matches) for one game, or overall by default."""
+        rows = self._db.execute("SELECT * FROM ratings WHERE game_key = ? ORDER BY rating DESC", (game_key,))
+        return {row["player"]: (row["rating"], row["matches"]) for row in rows}
+
+    def set_ratings(self, game_key: str, ratings: dict[str, tuple[float, int]]) -> None:
+        self._db.execute("BEGIN")
+        for player, (rating, count) in ratings.items():
+            self._db.execute(
+                "INSERT OR REPLACE INTO ratings (game_key, player, rating, matches) VALUES (?, ?, ?, ?)",
+                (game_key, player, rating, count))
+        self._db.execute("COMMIT")
+
+    def rated_games(self) -> list[str]:
+        return [r[0] for r in self._db.execute("SELECT DISTINCT game_key FROM ratings ORDER BY game_key")]
+
+
+def iter_json_lines(records: Sequence[MatchRecord]) -> Iterator[str]:
+    """Records as JSON lines (for exports)."""
+    for record in records:
+        yield json.dumps(to_dict(record))
+
+
+def require(value: Any, what: str) -> Any:
+    """``value`` unless it is ``None``; then :class:`InputError` saying ``what`` is unknown."""
+    if value is None:
+        raise InputError(f"unknown {what}")
+    return value

@@ -1,0 +1,102 @@
+"""Tournament specifications (from JSON or YAML) and round-robin schedules with seat rotation.
+
+>>> round_robin(["a", "b", "c"], roles=2, per_pairing=2)
+[('a', 'b'), ('b', 'a'), ('a', 'c'), ('c', 'a'), ('b', 'c'), ('c', 'b')]
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+
+from ggp.errors import InputError
+
+MAX_MATCHES = 10_000
+
+
+def round_robin(players: Sequence[str], roles: int, per_pairing: int) -> list[tuple[str, ...]]:
+    """Seatings for every group of ``roles`` distinct players, ``per_pairing`` matches per group.
+
+    Match ``i`` of a group uses the group rotated ``i`` places, so seats (and first-move advantage)
+    rotate. A one-role game gives each player ``per_pairing`` solo matches. Raises
+    :class:`InputError` when there are fewer distinct players than roles.
+    """
+    if roles < 1 or per_pairing < 1:
+        raise InputError("a tournament needs at least one role and one match per pairing")
+    distinct = list(dict.fromkeys(players))
+    if len(distinct) < roles:
+        raise InputError(f"the game has {roles} roles but only {len(distinct)} distinct players were given")
+    schedule: list[tuple[str, ...]] = []
+    for group in itertools.combinations(distinct, roles):
+        for i in range(per_pairing):
+            shift = i % roles
+            schedule.append(tuple(group[shift:] + group[:shift]))
+    return schedule
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """What a tournament plays: one game, its players, clocks, matches per pairing and a seed."""
+
+    name: str
+    game: str
+    players: tuple[str, ...]
+    per_pairing: int = 2
+    start_clock: int = 10
+    play_clock: int = 5
+    seed: int = 0
+    parallel: int = 4
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise InputError(f"tournament field {key!r} must be a whole number from {low} to {high}, found {value!r}")
+    return value
+
+
+def spec_from_mapping(data: Any) -> TournamentSpec:
+    """Validate a tournament description (parsed JSON or YAML); raises :class:`InputError`."""
+    if not isinstance(data, Mapping):
+        raise InputError("a tournament must be a mapping with 'game' and 'players'")
+    unknown = set(data) - {"name", "game", "players", "matches_per_pairing", "startclock", "playclock", "seed",
+                           "parallel"}
+    if unknown:
+        raise InputError(f"unknown tournament fields {sorted(unknown)}")
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise InputError("tournament field 'game' must be a game key")
+    players = data.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
+        raise InputError("tournament field 'players' must be a non-empty list of player names")
+    name = data.get("name", f"{game} round robin")
+    if not isinstance(name, str) or len(name) > 200:
+        raise InputError("tournament field 'name' must be a string of at most 200 characters")
+    return TournamentSpec(
+        name=name,
+        game=game,
+        players=tuple(players),
+        per_pairing=_int(data, "matches_per_pairing", 2, 1, 1000),
+        start_clock=_int(data, "startclock", 10, 1, 3600),
+        play_clock=_int(data, "playclock", 5, 1, 3600),
+        seed=_int(data, "seed", 0, 0, 2**63 - 1),
+        parallel=_int(data, "parallel", 4, 1, 256),
+    )
+
+
+def spec_from_yaml(text: str, file: str = "<yaml>") -> TournamentSpec:
+    """Read a tournament YAML file's text; raises :class:`InputError` naming the file."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{file}:{mark.line + 1}:{mark.column + 1}" if mark is not None else file
+        raise InputError(f"{where}: not valid YAML") from None
+    try:
+        return spec_from_mapping(data)
+    except InputError as exc:
+        raise InputError(f"{file}: {exc}") from None

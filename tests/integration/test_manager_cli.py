@@ -1,0 +1,99 @@
+"""``ggp match``, ``ggp demo --once`` and ``ggp serve`` guards, on real games with the clingo reasoner."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ggp.cli import main
+from ggp.commands._manager_server import check_exposure, is_loopback
+from ggp.errors import InputError
+from ggp.manager.records import from_json
+from tests.conftest import KIF_DIR
+
+TICTACTOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
+needs_tictactoe = pytest.mark.skipif(not TICTACTOE.is_file(), reason="kif/ticTacToe is not present")
+
+
+@needs_tictactoe
+def test_match_command_writes_a_complete_record_fixed_by_the_seed(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    runs = []
+    for name in ("a.json", "b.json"):
+        out = tmp_path / name
+        assert main(["match", str(TICTACTOE), "--player", "random", "--player", "random", "--seed", "11",
+                     "--out", str(out), "--quiet"]) == 0
+        runs.append(from_json(out.read_text()))
+    first, second = runs
+    assert first.is_completed and first.seed == 11 and first.moves == second.moves
+    assert len(first.states) == len(first.errors) == len(first.moves) + 1
+    assert "completed after" in capsys.readouterr().out
+
+
+@needs_tictactoe
+@pytest.mark.skipif(importlib.util.find_spec("ggp.protocol.server") is None, reason="no player server yet")
+def test_match_command_runs_built_in_players_over_loopback_http(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "ticTacToe", "--player", "legal", "--player", "random", "--startclock", "5",
+                 "--playclock", "1", "--seed", "2", "--quiet"]) == 0
+    assert "errors: none" in capsys.readouterr().out
+
+
+def test_match_command_refuses_bad_games_and_players_in_one_line(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "g.kif"
+    game.write_text("(role a) (<= (legal a ?x) (true s)) (init s) (<= terminal (true s)) (goal a 100)")
+    assert main(["match", str(game), "--player", "random"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ggp match: invalid game:") and "\n" not in err
+    assert main(["match", "no-such-game", "--player", "random"]) == 1
+    assert "no game" in capsys.readouterr().err
+
+
+@needs_tictactoe
+def test_demo_once_runs_a_round_robin_and_prints_standings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--once", "--port", "0", "--games", "ticTacToe", "--players", "random,random2",
+                 "--matches-per-pairing", "2", "--startclock", "1", "--playclock", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "ggp demo at http://127.0.0.1:" in out and "ticTacToe: standings" in out
+    rows = [line.split() for line in out.splitlines() if line.strip().startswith("random")]
+    assert sorted(row[0] for row in rows) == ["random", "random2"] and all(row[1] == "2" for row in rows)
+
+
+def test_serving_beyond_loopback_needs_expose_and_a_token(capsys: pytest.CaptureFixture[str]) -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("example.org")
+    check_exposure("127.0.0.1", False, "")
+    check_exposure("0.0.0.0", True, "long-enough-token")
+    with pytest.raises(InputError, match="--expose"):
+        check_exposure("0.0.0.0", False, "")
+    with pytest.raises(InputError, match="--token"):
+        check_exposure("0.0.0.0", True, "short")
+    assert main(["serve", "--host", "0.0.0.0", "--db", ":memory:"]) == 1
+    assert "--expose" in capsys.readouterr().err
+
+
+def test_serve_starts_answers_and_stops_on_sigterm(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "ggp", "serve", "--port", "0", "--no-kif", "--db", str(tmp_path / "m.db")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            assert found, line
+            with urllib.request.urlopen(found.group(1) + "api/players", timeout=10) as response:
+                names = {p["name"] for p in json.load(response)}
+            assert "random" in names
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(20) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert (tmp_path / "m.db").is_file()

@@ -1,0 +1,248 @@
+"""The manager's REST API: games, players, matches, events, tournaments, guards and 400s."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from ggp.manager.app import MAX_BODY, create_app
+from ggp.manager.records import from_json
+from ggp.manager.service import Manager
+from tests.helpers.fake_players import FakePlayer, late
+from tests.helpers.manager_machines import COUNTER_KIF, NIM_KIF, TICTACTOE_KIF
+
+Client = TestClient[web.Request, web.Application]
+ClientFactory = Callable[[web.Application], Awaitable[Client]]
+ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
+
+
+async def client_with_games(aiohttp_client: ClientFactory, manager: Manager, token: str = "") -> Client:
+    client = await aiohttp_client(create_app(manager, token=token))
+    for key, kif in (("nim", NIM_KIF), ("tictactoe", TICTACTOE_KIF), ("counter", COUNTER_KIF)):
+        await manager.add_game(key, kif)
+    return client
+
+
+async def finished(client: Client, match_id: str) -> dict[str, Any]:
+    for _ in range(200):
+        response = await client.get(f"/api/matches/{match_id}")
+        data: dict[str, Any] = await response.json()
+        if data["isCompleted"] or data["isAborted"]:
+            return data
+        await asyncio.sleep(0.02)
+    raise AssertionError("match did not finish")
+
+
+async def test_games_can_be_added_listed_and_fetched(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await aiohttp_client(create_app(manager))
+    response = await client.post("/api/games", json={"key": "nim", "name": "Nim <b>", "kif": NIM_KIF})
+    assert response.status == 201 and (await response.json())["roles"] == ["a", "b"]
+    listed = await (await client.get("/api/games")).json()
+    assert [(g["key"], g["name"], g["version"]) for g in listed] == [("nim", "Nim <b>", 1)]
+    same = await client.post("/api/games", json={"key": "nim", "kif": NIM_KIF})
+    assert (await same.json())["version"] == 1
+    changed = await client.post("/api/games", json={"key": "nim", "kif": NIM_KIF + "\n; a comment\n"})
+    assert (await changed.json())["version"] == 2
+    meta = await (await client.get("/games/nim/v1/")).json()
+    assert meta["roleNames"] == ["a", "b"]
+    assert "(role a)" in await (await client.get("/games/nim/v1/rulesheet.kif")).text()
+
+
+async def test_bad_games_are_refused_with_reasons(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await aiohttp_client(create_app(manager))
+    syntax = await client.post("/api/games", json={"key": "bad", "kif": "(role a"})
+    body = await syntax.json()
+    assert syntax.status == 400 and "bad.kif:1:1" in body["error"]
+    unsafe = await client.post("/api/games", json={"key": "bad", "kif": "(role a) (<= (legal a ?x) (true s))"
+                                                   " (<= terminal (true s)) (goal a 100) (init s)"})
+    body = await unsafe.json()
+    assert unsafe.status == 400 and body["problems"] and "?x" in " ".join(body["problems"])
+    gdl2 = await client.post("/api/games", json={"key": "bad", "kif": NIM_KIF + "(<= (sees a x) (true (pile 0)))"})
+    assert gdl2.status == 400 and "GDL-II" in (await gdl2.json())["error"]
+    for payload in ({"key": "Bad Key!", "kif": NIM_KIF}, {"key": "k"}, {"key": 3, "kif": NIM_KIF}, [1, 2]):
+        response = await client.post("/api/games", json=payload)
+        assert response.status == 400 and (await response.json())["error"]
+    garbage = await client.post("/api/games", data=b"{not json", headers={"Content-Type": "application/json"})
+    assert garbage.status == 400 and "JSON" in (await garbage.json())["error"]
+    huge = await client.post("/api/games", data=io.BytesIO(b"x" * (MAX_BODY + 10)), headers={"Content-Type": "application/json"})
+    assert huge.status == 413
+    missing = await client.get("/api/games/nope")
+    assert missing.status == 404 and (await missing.json())["error"]
+
+
+async def test_a_match_runs_and_exports_complete_match_json(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    response = await client.post("/api/matches", json={"game": "tictactoe", "players": ["random", "random"],
+                                                       "startclock": 1, "playclock": 1, "seed": 5})
+    assert response.status == 201
+    match_id = (await response.json())["matchId"]
+    data = await finished(client, match_id)
+    record = from_json(json.dumps(data))
+    assert record.is_completed and record.seed == 5 and sorted(record.goal_values or ()) in ([0, 100], [50, 50])
+    assert len(record.states) == len(record.errors) == len(record.moves) + 1
+    assert data["x-fallback"] == "random" and data["gameMetaURL"].endswith("/games/tictactoe/v1/")
+    download = await client.get(f"/api/matches/{match_id}?download=1")
+    assert "attachment" in download.headers["Content-Disposition"]
+    listed = await (await client.get("/api/matches?status=completed&game=tictactoe&player=random")).json()
+    assert [m["matchId"] for m in listed] == [match_id]
+    assert await (await client.get("/api/matches?game=nim")).json() == []
+    ratings = await (await client.get("/api/ratings?game=tictactoe")).json()
+    assert ratings["ratings"] == []  # random against itself is not rated
+
+
+async def test_bad_match_requests_get_400s(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    cases = [
+        ({"game": "nope", "players": ["random", "random"]}, "unknown game"),
+        ({"game": "nim", "players": ["random", "ghost"]}, "unknown player"),
+        ({"game": "nim", "players": ["random"]}, "2 roles"),
+        ({"game": "nim", "players": ["random", "random"], "playclock": 0}, "playclock"),
+        ({"game": "nim", "players": ["random", "random"], "seed": "x"}, "seed"),
+        ({"game": "nim", "players": "random"}, "players"),
+    ]
+    for payload, reason in cases:
+        response = await client.post("/api/matches", json=payload)
+        assert response.status == 400, payload
+        assert reason in (await response.json())["error"]
+    assert (await client.get("/api/matches?status=weird")).status == 400
+    assert (await client.get("/api/matches?limit=x")).status == 400
+    assert (await client.post("/api/matches/nope/abort")).status == 400
+
+
+async def test_live_events_stream_steps_then_the_end_and_abort_works(
+    aiohttp_client: ClientFactory, aiohttp_server: ServerFactory, manager: Manager
+) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    slow = await aiohttp_server(FakePlayer(late("(step 1)", 0.02)).app())
+    response = await client.post("/api/matches", json={"game": "counter", "players": [str(slow.make_url("/")), "random"]})
+    match_id = (await response.json())["matchId"]
+    events = await client.get(f"/api/matches/{match_id}/events")
+    assert events.headers["Content-Type"] == "text/event-stream"
+    seen: list[str] = []
+    async for line in events.content:
+        text = line.decode().strip()
+        if text.startswith("event: "):
+            seen.append(text[7:])
+        if seen[-1:] == ["end"]:
+            break
+    assert seen[0] == "snapshot" and seen[-1] == "end" and seen.count("step") >= 5
+    data = await finished(client, match_id)
+    assert data["isCompleted"] and all(row[0] == "" for row in data["errors"][1:])
+
+    response = await client.post("/api/matches", json={"game": "counter", "players": [str(slow.make_url("/")), "random"]})
+    match_id = (await response.json())["matchId"]
+    await asyncio.sleep(0.05)
+    abort = await client.post(f"/api/matches/{match_id}/abort")
+    assert abort.status == 200
+    data = await finished(client, match_id)
+    assert data["isAborted"] and data["x-endReason"] == "aborted"
+
+
+async def test_admin_token_and_same_origin_guard_state_changes(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await aiohttp_client(create_app(manager, token="s3cret"))
+    payload = {"key": "nim", "kif": NIM_KIF}
+    assert (await client.post("/api/games", json=payload)).status == 401
+    wrong = await client.post("/api/games", json=payload, headers={"Authorization": "Bearer nope"})
+    assert wrong.status == 401
+    assert (await client.get("/api/games")).status == 200
+    good = await client.post("/api/games", json=payload, headers={"Authorization": "Bearer s3cret"})
+    assert good.status == 201
+    evil = await client.post("/api/games", json=payload,
+                             headers={"Authorization": "Bearer s3cret", "Origin": "http://evil.example"})
+    assert evil.status == 403
+
+
+async def test_round_robin_tournament_from_yaml_rates_and_ranks_players(
+    aiohttp_client: ClientFactory, manager: Manager
+) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    for name in ("r1", "r2", "r3"):
+        assert (await client.post("/api/players", json={"name": name, "builtin": "random"})).status == 201
+    yaml_text = "game: nim\nplayers: [r1, r2, r3]\nmatches_per_pairing: 2\nseed: 3\nstartclock: 1\nplayclock: 1\n"
+    response = await client.post("/api/tournaments", data=yaml_text, headers={"Content-Type": "application/yaml"})
+    assert response.status == 201
+    tournament_id = (await response.json())["id"]
+    await manager.wait_tournament(tournament_id)
+    data = await (await client.get(f"/api/tournaments/{tournament_id}")).json()
+    assert data["status"] == "finished" and len(data["matches"]) == 6
+    seatings = sorted(tuple(m["players"]) for m in data["matches"])
+    assert seatings == sorted([("r1", "r2"), ("r2", "r1"), ("r1", "r3"), ("r3", "r1"), ("r2", "r3"), ("r3", "r2")])
+    assert sum(s["matches"] for s in data["standings"]) == 12
+    assert sum(s["wins"] for s in data["standings"]) == 6
+    ratings = await (await client.get("/api/ratings?game=nim")).json()
+    assert {r["player"] for r in ratings["ratings"]} == {"r1", "r2", "r3"}
+    assert abs(sum(r["elo"] for r in ratings["ratings"]) - 4500) < 0.5
+    bad = await client.post("/api/tournaments", data="game: [", headers={"Content-Type": "application/yaml"})
+    assert bad.status == 400 and "YAML" in (await bad.json())["error"]
+    few = await client.post("/api/tournaments", json={"game": "nim", "players": ["r1"]})
+    assert few.status == 400 and "distinct players" in (await few.json())["error"]
+
+
+async def test_players_failing_matches_in_a_row_are_suspended(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    dead = {"name": "dead", "url": "http://127.0.0.1:9/"}
+    assert (await client.post("/api/players", json=dead)).status == 201
+    assert (await client.post("/api/players", json={"name": "x y", "url": "ftp://a"})).status == 400
+    for _ in range(2):
+        response = await client.post("/api/matches", json={"game": "nim", "players": ["dead", "random"]})
+        await finished(client, (await response.json())["matchId"])
+        await asyncio.sleep(0.05)
+    players = {p["name"]: p for p in await (await client.get("/api/players")).json()}
+    assert players["dead"]["suspended"] and players["dead"]["failStreak"] == 2
+    refused = await client.post("/api/matches", json={"game": "nim", "players": ["dead", "random"]})
+    assert refused.status == 400 and "suspended" in (await refused.json())["error"]
+    assert (await client.post("/api/players/dead/unsuspend")).status == 200
+    again = await client.post("/api/matches", json={"game": "nim", "players": ["dead", "random"]})
+    assert again.status == 201
+
+
+async def test_the_web_ui_is_served(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await aiohttp_client(create_app(manager))
+    page = await client.get("/")
+    assert page.status == 200 and "/static/app.js" in await page.text()
+    script = await (await client.get("/static/app.js")).text()
+    assert ".innerHTML" not in script and "insertAdjacentHTML" not in script and "createTextNode" in script
+
+
+async def test_ping_sends_info_and_reports_the_status(
+    aiohttp_client: ClientFactory, aiohttp_server: ServerFactory, manager: Manager
+) -> None:
+    async def info(request: web.Request) -> web.Response:
+        return web.Response(text="((name fake) (status available) (species test))")
+
+    app = web.Application()
+    app.router.add_post("/", info)
+    alive = await aiohttp_server(app)
+    client = await aiohttp_client(create_app(manager))
+    await client.post("/api/players", json={"name": "alive", "url": str(alive.make_url("/"))})
+    await client.post("/api/players", json={"name": "dead", "url": "http://127.0.0.1:9/"})
+    assert await (await client.get("/api/players/alive/ping")).json() == {"status": "available", "name": "fake",
+                                                                          "species": "test"}
+    assert (await (await client.get("/api/players/dead/ping")).json())["status"] == "CE"
+    assert (await (await client.get("/api/players/random/ping")).json())["status"] == "available"
+    assert (await client.get("/api/players/ghost/ping")).status == 400
+
+
+async def test_aborting_a_tournament_aborts_its_running_matches(
+    aiohttp_client: ClientFactory, aiohttp_server: ServerFactory, manager: Manager
+) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    slow = await aiohttp_server(FakePlayer(late("(step 1)", 0.05)).app())
+    await client.post("/api/players", json={"name": "slow", "url": str(slow.make_url("/"))})
+    response = await client.post("/api/tournaments", json={"name": "t", "game": "counter", "players": ["slow", "random"],
+                                                           "matches_per_pairing": 4, "parallel": 2})
+    tournament_id = (await response.json())["id"]
+    await asyncio.sleep(0.2)
+    assert (await client.post(f"/api/tournaments/{tournament_id}/abort")).status == 200
+    data = await (await client.get(f"/api/tournaments/{tournament_id}")).json()
+    assert data["status"] == "aborted" and 1 <= len(data["matches"]) <= 2
+    assert {m["status"] for m in data["matches"]} == {"aborted"}
+    record = await (await client.get(f"/api/matches/{data['matches'][0]['matchId']}")).json()
+    assert record["tournamentNameFromHost"] == "t" and record["x-abortDetail"] == "cancelled"
+    assert (await client.post(f"/api/tournaments/{tournament_id}/abort")).status == 400

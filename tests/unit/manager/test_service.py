@@ -1,0 +1,58 @@
+"""The manager core: built-in players launched per seat on loopback, and stopped after the match."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import aiohttp
+import pytest
+
+from ggp.manager.launcher import AppLauncher, LaunchedPlayer
+from ggp.manager.service import Manager, ManagerSettings, MatchRequest, failed_match
+from ggp.manager.store import Store
+from tests.helpers.fake_players import FakePlayer, constant
+from tests.helpers.manager_machines import COUNTER_KIF, machine_for_description
+from tests.unit.manager.conftest import FAST
+
+
+async def test_built_in_players_get_their_own_loopback_server_per_seat_and_are_stopped() -> None:
+    made: list[FakePlayer] = []
+
+    def factory() -> aiohttp.web.Application:
+        made.append(FakePlayer(constant("(step 2)")))
+        return made[-1].app()
+
+    class Recording(AppLauncher):
+        urls: ClassVar[list[str]] = []
+
+        async def launch(self, kind: str) -> LaunchedPlayer:
+            launched = await super().launch(kind)
+            self.urls.append(launched.url)
+            return launched
+
+    store = Store(":memory:")
+    launcher = Recording({"fake": factory})
+    manager = Manager(store, machine_for_description, launcher, ManagerSettings(deadlines=FAST))
+    try:
+        assert manager.builtin_kinds() == ("fake",) and (store.player("fake") or None) is not None
+        await manager.add_game("counter", COUNTER_KIF)
+        match_id = await manager.start_match(MatchRequest("counter", ("fake", "fake"), 1, 1, seed=1))
+        record = await manager.wait(match_id)
+    finally:
+        await manager.close()
+    assert record is not None and record.is_completed and record.player_types == ("builtin:fake", "builtin:fake")
+    assert record.moves[0] == ("(step 2)", "(step 2)")
+    assert len(made) == 2 and all(p.kinds()[0] == "START" and p.kinds()[-1] == "STOP" for p in made)
+    assert manager.running_ids() == [] and len(set(launcher.urls)) == 2
+    async with aiohttp.ClientSession() as session:
+        for url in launcher.urls:
+            with pytest.raises(aiohttp.ClientConnectionError):
+                await session.post(url, data="(INFO)")
+    store.close()
+
+
+def test_a_match_is_failed_when_half_the_requests_of_a_player_went_wrong() -> None:
+    from tests.unit.manager.test_records import RECORD
+
+    assert failed_match(RECORD, [0])  # one of its two rows is TO
+    assert not failed_match(RECORD, [1])

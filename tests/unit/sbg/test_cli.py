@@ -1,0 +1,64 @@
+"""``ggp translate sbg`` and ``ggp play-sbg`` end to end through :func:`ggp.cli.main`."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from ggp.cli import main
+from ggp.commands.play_sbg import format_move, parse_move
+from ggp.gdl.parser import parse_kif
+from tests.conftest import GAMES_DIR
+
+SIX = GAMES_DIR / "six_demo.sbg"
+
+
+def test_translate_writes_kif_that_parses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "six.kif"
+    assert main(["translate", "sbg", str(SIX), "-o", str(out)]) == 0
+    description = parse_kif(out.read_text())
+    assert str(description.roles[0]) == "white"
+    assert main(["translate", "sbg", str(SIX)]) == 0
+    assert capsys.readouterr().out == out.read_text()
+
+
+def test_translate_reports_a_bad_file_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.sbg"
+    bad.write_text(SIX.read_text().replace("<GOALS> 120", "<GOALS> 0"))
+    assert main(["translate", "sbg", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bad}:24:9: turn limit must be at least 1" in err
+
+
+def test_translate_prints_warnings_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = tmp_path / "odd.sbg"
+    odd.write_text(SIX.read_text().replace("#K 0 &", "#K 0 &\n@K 9 9 &"))
+    assert main(["translate", "sbg", str(odd), "-o", str(tmp_path / "odd.kif")]) == 0
+    assert "warning: goal square (9 9) is off the board" in capsys.readouterr().err
+
+
+def test_moves_are_read_in_both_notations() -> None:
+    assert parse_move("a2a3", 6, 6) == parse_move(" 0 1 0 2 ", 6, 6) == (0, 1, 0, 2)
+    assert parse_move("b1-c3", 6, 6) == (1, 0, 2, 2)
+    assert parse_move("hello", 6, 6) is None and parse_move("1 2 3", 6, 6) is None
+    assert format_move((1, 0, 2, 2)) == "b1c3"
+
+
+def test_play_rejects_bad_input_then_plays_against_the_opponent(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\na1a5\n0 1 0 2\nquit\n"))
+    assert main(["play-sbg", str(SIX), "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "cannot read 'nonsense'" in out
+    assert "illegal move 'a1a5'; legal moves: a2a3 b1a3" in out
+    assert "black plays" in out and out.rstrip().endswith("stopped.")
+
+
+def test_play_as_black_lets_the_opponent_open(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play-sbg", str(SIX), "--as", "black", "--opponent", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("white plays") < out.index("black (ply 2)>")
