@@ -1,0 +1,156 @@
+"""``ggp generate FORMAT ...``: generate levels or games.
+
+Each format is a sub-sub-command. To add one (e.g. ``sbg``), write a ``_register_<name>(formats)``
+function that adds its sub-parser with ``set_defaults(run=...)`` and append it to
+``FORMAT_REGISTRARS``; nothing else changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+def size_arg(text: str) -> tuple[int, int]:
+    """Parse ``WxH`` (e.g. ``8x8``) for argparse."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"expected WxH such as 8x8, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def positive_int(text: str) -> int:
+    """A whole number >= 1 for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _run_sokoban(args: argparse.Namespace) -> int:
+    from translators.sokoban.generator import GenerationStats, SymSettings, generate
+    from translators.sokoban.level import levels_to_text
+    from translators.sokoban.solver import SolverLimits
+
+    width, height = args.size
+    settings = SymSettings(
+        width=width, height=height, boxes=args.boxes, forward=args.forward, backward=args.backward,
+        box=args.box_strategy, push=args.push_strategy, pull=args.pull_strategy, path=args.path_strategy,
+    )
+    limits = SolverLimits(max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    stats = GenerationStats()
+    report = sys.stdout if args.out else sys.stderr
+    found = []
+    for item in generate(
+        settings, args.count, args.seed, keep_trivial=args.keep_trivial, limits=limits,
+        max_attempts=args.max_attempts, stats=stats,
+    ):
+        d = item.difficulty
+        line = (
+            f"pushes {d.pushes} moves {d.moves} PSH {d.psh:.3f} LEN {d.len:.3f} fill {d.fill:.3f} "
+            f"size {d.width}x{d.height}"
+        )
+        print(f"{item.level.title}: {line}", file=report)
+        found.append((item, f"{line}\nSYM solution ({len(item.solution)} moves): {item.solution}"))
+    text = levels_to_text([item.level for item, _ in found], [comment for _, comment in found])
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    outcomes = ", ".join(f"{name} {n}" for name, n in sorted(stats.outcomes.items()))
+    print(f"{len(found)} level(s) from {stats.attempts} attempts ({outcomes})", file=report)
+    if len(found) < args.count:
+        print(f"ggp generate: only {len(found)} of {args.count} levels found; raise --max-attempts "
+              "or use --keep-trivial", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _register_sokoban(formats: Any) -> None:
+    parser: argparse.ArgumentParser = formats.add_parser(
+        "sokoban", help="generate Sokoban levels by SYM-style reverse play",
+        description="Generate solvable Sokoban levels (SYM: forward play carves the level, backward "
+        "pulls spread the boxes), scored with optimal push and move counts (PSH, LEN).",
+    )
+    parser.add_argument("--size", type=size_arg, default=(8, 8), metavar="WxH", help="interior size (default 8x8)")
+    parser.add_argument("--boxes", type=positive_int, default=3, metavar="B", help="boxes (default 3)")
+    parser.add_argument("--count", type=positive_int, default=1, metavar="N", help="levels to produce (default 1)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument("--out", type=Path, default=None, metavar="FILE",
+                        help="write the levels here (default: standard output, report on standard error)")
+    parser.add_argument("--forward", type=positive_int, default=24, metavar="F", help="forward iterations (24)")
+    parser.add_argument("--backward", type=int, default=20, metavar="K", help="backward iterations (20)")
+    parser.add_argument("--box-strategy", choices=("random", "least-pushed", "in-order"), default="least-pushed")
+    parser.add_argument("--push-strategy", choices=("random", "farthest", "most-obstacles"), default="farthest")
+    parser.add_argument("--pull-strategy", choices=("random", "farthest", "most-obstacles", "most-access"),
+                        default="farthest")
+    parser.add_argument("--path-strategy", choices=("direct", "closest-active-tile"), default="closest-active-tile")
+    parser.add_argument("--keep-trivial", action="store_true", help="also keep levels with PSH or LEN <= 0.5")
+    parser.add_argument("--max-attempts", type=positive_int, default=None, metavar="M",
+                        help="give up after M attempts (default 200 per level)")
+    parser.add_argument("--max-nodes", type=positive_int, default=200_000, metavar="N",
+                        help="solver state limit per level; larger levels are skipped (200000)")
+    parser.add_argument("--max-seconds", type=float, default=20.0, metavar="S",
+                        help="solver time limit per search (20)")
+    parser.set_defaults(run=_run_sokoban)
+
+
+def _run_sbg(args: argparse.Namespace) -> int:
+    from translators.sbg.generation.generator import generate_games
+    from translators.sbg.generation.nld import game_nld
+    from translators.sbg.generation.params import resolve_params
+    from translators.sbg.printer import to_sbg
+
+    params = resolve_params(args.params)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for index, (game, used) in enumerate(generate_games(args.count, args.seed, params)):
+        path = args.out / f"gen_{args.seed}_{index:04d}.sbg"
+        path.write_text(to_sbg(game), encoding="utf-8")
+        if args.kif:
+            from ggp.gdl.printer import to_kif
+            from translators.sbg.to_gdl import translate
+
+            path.with_suffix(".kif").write_text(to_kif(translate(game)), encoding="utf-8")
+        types = len(game.types_on_board()) - 2
+        print(f"{path}: {game.width}x{game.height}, king, pawn and {types} other types, turn limit {game.turn_limit}, "
+              f"params {used.name}, f_NLD {game_nld(game).value}")
+    print(f"{args.count} game(s) written to {args.out}")
+    return 0
+
+
+def _register_sbg(formats: Any) -> None:
+    parser: argparse.ArgumentParser = formats.add_parser(
+        "sbg", help="generate chess-like Simplified Boardgames (RAPP restrictions)",
+        description="Generate random chess-like SBG games: mirrored two-row setups with one king, pawns in "
+        "front, 3..5 other piece types, king-capture and pawn-promotion-square goals (rapp.md section 4).",
+    )
+    parser.add_argument("--count", type=positive_int, default=1, metavar="N", help="games to produce (default 1)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument("--params", default=None, metavar="SET|FILE",
+                        help="built-in parameter set (classic, riders, restricted, compound) or a YAML/JSON "
+                        "file; default: the four built-in sets in turn")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the .sbg files")
+    parser.add_argument("--kif", action="store_true", help="also write each game's GDL translation (.kif)")
+    parser.set_defaults(run=_run_sbg)
+
+
+FORMAT_REGISTRARS: list[Callable[[Any], None]] = [_register_sokoban, _register_sbg]
+"""One function per format; each adds its sub-sub-command to ``ggp generate``."""
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``generate`` sub-parser and one sub-sub-parser per format."""
+    parser: argparse.ArgumentParser = subcommands.add_parser(
+        "generate", help="generate levels or games (sokoban, sbg, ...)",
+        description="Generate new levels or games in a given format.",
+    )
+    formats = parser.add_subparsers(dest="format", required=True, metavar="FORMAT")
+    for registrar in FORMAT_REGISTRARS:
+        registrar(formats)

@@ -1,0 +1,83 @@
+"""Optimal solvers and difficulty metrics on levels whose optimal counts are known by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from ggp.errors import SokobanError
+from tests.unit.sokoban.levels import DEAD, KNOWN, L1, L2, L3, Known
+from translators.sokoban.level import parse_level
+from translators.sokoban.metrics import fill_ratio, measure
+from translators.sokoban.moves import replay, solves
+from translators.sokoban.solver import SolverLimitError, SolverLimits, quick_moves, solve_moves, solve_pushes
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)
+def test_push_optimal_solution_has_the_known_push_count_and_solves(known: Known) -> None:
+    level = parse_level(known.text)
+    solution = solve_pushes(level)
+    assert solution is not None
+    assert solution.pushes == known.pushes
+    assert solves(level, solution.moves)
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)
+def test_move_optimal_solution_has_the_known_length_and_solves(known: Known) -> None:
+    level = parse_level(known.text)
+    solution = solve_moves(level)
+    assert solution is not None
+    assert solution.length == known.moves
+    assert solves(level, solution.moves)
+
+
+def test_a_box_stuck_in_a_corner_has_no_solution() -> None:
+    level = parse_level(DEAD)
+    assert solve_pushes(level) is None
+    assert solve_moves(level) is None
+    with pytest.raises(SokobanError, match="no solution"):
+        measure(level)
+
+
+def test_the_node_limit_raises_too_large_with_the_limit() -> None:
+    level = parse_level(L3.text)
+    with pytest.raises(SolverLimitError, match="too large: more than 5 search states"):
+        solve_pushes(level, SolverLimits(max_nodes=5))
+    with pytest.raises(SolverLimitError, match="too large: more than 5 search states"):
+        solve_moves(level, SolverLimits(max_nodes=5))
+
+
+def test_replay_rejects_walking_into_walls_and_wrong_push_case() -> None:
+    level = parse_level(L1.text)
+    with pytest.raises(SokobanError, match="wall"):
+        replay(level, "l")
+    with pytest.raises(SokobanError, match="pushes"):
+        replay(level, "r")
+    assert not solves(level, "x")
+
+
+@pytest.mark.parametrize(
+    ("known", "psh", "len_"),
+    [(L1, 1 / 9, 1 / 15), (L2, 2 / 16, 9 / 36), (L3, 8 / 17, 33 / 42)],
+    ids=lambda v: v.name if isinstance(v, Known) else "",
+)
+def test_psh_and_len_match_the_specification_table(known: Known, psh: float, len_: float) -> None:
+    difficulty = measure(parse_level(known.text))
+    assert difficulty.psh == pytest.approx(psh)
+    assert difficulty.len == pytest.approx(len_)
+    assert not difficulty.non_trivial
+
+
+def test_fill_ratio_counts_walls_boxes_and_outside_cells() -> None:
+    assert fill_ratio(parse_level(L2.text)) == pytest.approx(22 / 36)
+    # 5x4 text: 13 walls, 4 outside cells (3 in row 0, the padded end of row 1), 1 box.
+    assert fill_ratio(parse_level("  ##\n####\n#@$.#\n#####\n")) == pytest.approx((13 + 4 + 1) / 20)
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)
+def test_quick_solutions_are_valid_upper_bounds_and_do_not_change_the_optimum(known: Known) -> None:
+    level = parse_level(known.text)
+    quick = quick_moves(level, weight=3)
+    assert quick is not None and solves(level, quick.moves)
+    assert quick.length >= known.moves and quick.pushes >= known.pushes
+    bounded = solve_moves(level, known=quick)
+    assert bounded is not None and bounded.length == known.moves

@@ -1,0 +1,6 @@
+"""Sokoban levels as one-player GDL games: level files, optimal solvers, difficulty, generation.
+
+Modules: :mod:`.level` (text format), :mod:`.moves` (playing LURD solutions), :mod:`.solver`
+(push- and move-optimal search), :mod:`.metrics` (PSH, LEN, fill), :mod:`.generator` (SYM-style
+reverse play) and :mod:`.to_gdl` (translation to a :class:`~ggp.gdl.terms.Description`).
+"""
