@@ -1,0 +1,69 @@
+"""RAPP fitness of an SBG game: translate it, check it can be played, play the model ladder, score it.
+
+This is the fitness ``ggp evolve`` uses by default. The RAPP model (the algorithms and the mean
+performance matrix of the model games) comes from ``ggp evaluate --build-model`` and is shipped as
+``ggp/evaluation/data/default_model.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+
+from ggp.errors import GgpError
+from ggp.evaluation.evaluate import RappModel, check_playable, report_game
+from ggp.evaluation.rapp import RappResult, unplayable
+from ggp.evaluation.selfplay import GameSource, round_robin, run_jobs
+from ggp.gdl.printer import to_kif
+from translators.sbg.model import SbgGame
+from translators.sbg.to_gdl import translate
+
+DEFAULT_MATCHES_PER_SEAT = 2
+
+
+def default_model() -> RappModel:
+    """The shipped RAPP model; raises GgpError when the package has none."""
+    path = resources.files("ggp.evaluation").joinpath("data/default_model.json")
+    if not path.is_file():
+        raise GgpError("no RAPP model is installed; build one with 'ggp evaluate games/*.sbg --build-model chess'")
+    import json
+
+    return RappModel.from_json(json.loads(path.read_text()))
+
+
+def game_source(game: SbgGame) -> GameSource:
+    """The game as KIF, keyed by a hash of its rules (so equal games share a compiled machine)."""
+    kif = to_kif(translate(game))
+    key = f"{game.name.replace(' ', '_') or 'game'}-{hashlib.sha1(kif.encode()).hexdigest()[:10]}"
+    return GameSource(key, kif, game.turn_limit)
+
+
+def _engine(engine: str) -> str:
+    if engine != "auto":
+        return engine
+    from ggp.reasoner.engines import ENGINES
+
+    return "circuit" if "circuit" in ENGINES else "clingo"
+
+
+def rapp_fitness(
+    game: SbgGame,
+    *,
+    seed: int,
+    model: RappModel | None = None,
+    matches_per_seat: int = DEFAULT_MATCHES_PER_SEAT,
+    engine: str = "auto",
+    workers: int = 1,
+) -> RappResult:
+    """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason."""
+    from players.registry import make_player
+
+    model = model or default_model()
+    source = game_source(game)
+    chosen = _engine(engine)
+    reason = check_playable(source, chosen, seed=seed)
+    if reason:
+        return unplayable(reason)
+    jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed, engine=chosen)
+    results = run_jobs(jobs, make_player, workers=workers)
+    return report_game(source.key, results, model.algorithms, model).fitness
