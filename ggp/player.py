@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar, runtime_checkable
 
+from ggp.gdl.terms import Term
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 _N = TypeVar("_N", int, float)
@@ -140,3 +141,22 @@ class AnytimePlayer(Player, Protocol):
     """
 
     def best_move(self) -> Move | None: ...
+
+
+@runtime_checkable
+class Gdl2Player(Player, Protocol):
+    """A player that can play GDL-II games, where it never sees the state (protocol.md §8).
+
+    After ``start`` the server feeds it, at every step, only what the GDL-II PLAY message carries:
+    :meth:`observe` gets the turn (0 at the first PLAY), the move the manager executed for this
+    player in the previous step (``None`` at turn 0) and this role's percepts after that step.
+    :meth:`own_legal_moves` lists the role's legal moves now (for the server's fallback and its
+    legality check) and :meth:`choose_hidden` picks one within the budget. Players without these
+    methods refuse GDL-II games at START.
+    """
+
+    def observe(self, turn: int, last_move: Move | None, percepts: frozenset[Term]) -> None: ...
+
+    def own_legal_moves(self) -> tuple[Move, ...]: ...
+
+    def choose_hidden(self, budget: Budget) -> Move: ...

@@ -148,8 +148,43 @@ class AlphaBetaPlayer(BasePlayer):
             best = self.machine.legal_moves(state, self.role)[entry.best[0]]
             self._best = best
             self.last_depth, self.last_value = depth, value
+            if solved and value < WIN:
+                best = self._most_forgiving(state, value, budget) or best
+                break
             if solved or value >= WIN:
                 break
+        return best
+
+    def _most_forgiving(self, state: State, value: float, budget: Budget) -> Move | None:
+        """Of the moves that keep the proven ``value`` (a draw or a loss), the one whose replies are worst for the opponent on average.
+
+        Minimax rates every move that keeps a proven draw alike, but a fallible opponent errs more
+        often after some of them (tic-tac-toe's second player draws far less against a random first
+        player this way). Costs one more full-window search of the solved tree, mostly answered by
+        the transposition table. None when the budget runs out first.
+        """
+        machine = self.machine
+        mine, theirs = self._moves(state)
+        full = (-WIN - 1, WIN + 1)
+        best: Move | None = None
+        best_mean = -WIN - 1.0
+        try:
+            for move in mine:
+                joint = (move, theirs[0]) if self.index == 0 else (theirs[0], move)
+                child = machine.next_state(state, joint)
+                exact, _ = self._value(child, MAX_DEPTH, *full, budget)
+                if exact < value:
+                    continue
+                replies = [] if machine.is_terminal(child) else machine.legal_joint_moves(child)
+                if replies:
+                    values = [self._value(machine.next_state(child, reply), MAX_DEPTH, *full, budget)[0] for reply in replies]
+                    mean = sum(values) / len(values)
+                else:
+                    mean = exact
+                if mean > best_mean:
+                    best, best_mean = move, mean
+        except _OutOfBudget:
+            return None
         return best
 
     def _moves(self, state: State) -> tuple[tuple[Move, ...], tuple[Move, ...]]:

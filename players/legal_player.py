@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.base import BasePlayer
+from players.gdl2_support import HiddenStatePlayer
 
 
-class LegalPlayer(BasePlayer):
-    """Returns ``legal_moves(state, role)[0]``."""
+class LegalPlayer(HiddenStatePlayer):
+    """Returns ``legal_moves(state, role)[0]`` (GDL-II: in a sampled consistent state)."""
 
     name = "legal"
 

@@ -86,6 +86,19 @@ class MctsPlayer(BasePlayer):
         self.last_iterations = done
         return self._pick(root, final=True)
 
+    def move_statistics(self) -> tuple[tuple[Move, int, float], ...]:
+        """``(move, visits, mean goal in 0..1)`` for each of the role's moves at the last search's root.
+
+        Empty before a search or at a terminal root; determinized search (``dmcts``) combines these.
+        """
+        root = self._root
+        if root is None or root.terminal:
+            return ()
+        visits, totals = root.visits[self.index], root.totals[self.index]
+        return tuple(
+            (move, count, totals[i] / count if count else 0.0) for i, (move, count) in enumerate(zip(root.moves[self.index], visits))
+        )
+
     def _simultaneous(self, node: _Node) -> bool:
         return any(
             len(moves) > 1 and r != self.index and not self._chance[r] for r, moves in enumerate(node.moves)

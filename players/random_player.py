@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.base import BasePlayer
+from players.gdl2_support import HiddenStatePlayer
 
 
-class RandomPlayer(BasePlayer):
-    """Picks uniformly among the legal moves with its seeded generator."""
+class RandomPlayer(HiddenStatePlayer):
+    """Picks uniformly among the legal moves with its seeded generator (GDL-II: those of a sampled consistent state)."""
 
     name = "random"
 

@@ -2,8 +2,8 @@
 
 A spec is ``TYPE[:key=value,...]``. The keys ``iterations``, ``seconds`` and ``depth`` form the
 player's own :class:`~ggp.player.Budget`; ``seed`` overrides the seed; any other key goes to the
-player's constructor (``exploration`` and ``playouts_per_leaf`` for mcts, ``playouts_per_visit``
-for monte_carlo).
+player's constructor (``exploration`` and ``playouts_per_leaf`` for mcts and dmcts, ``samples``
+for dmcts, ``playouts_per_visit`` for monte_carlo).
 
 >>> player = make_player("mcts:iterations=50,exploration=0.5", seed=3)
 >>> player.name, player.budget, player.exploration
@@ -19,6 +19,7 @@ from typing import Any
 from ggp.player import Budget
 from players.alphabeta import AlphaBetaPlayer
 from players.base import BasePlayer
+from players.determinized_mcts import DeterminizedMctsPlayer
 from players.legal_player import LegalPlayer
 from players.mcts import MctsPlayer
 from players.monte_carlo import MonteCarloPlayer
@@ -30,6 +31,7 @@ PLAYER_TYPES: dict[str, type[BasePlayer]] = {
     "monte_carlo": MonteCarloPlayer,
     "mcts": MctsPlayer,
     "alphabeta": AlphaBetaPlayer,
+    "dmcts": DeterminizedMctsPlayer,
 }
 """Type name -> class; every class takes ``(seed, budget, **options)``."""
 

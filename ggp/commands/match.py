@@ -22,7 +22,8 @@ def register(subcommands: Any) -> None:
         description="Run one match (no server): START, PLAY until terminal, STOP. Players are 'random', "
         "an http:// URL, or a built-in type (legal, mcts, monte_carlo, alphabeta), one per role in role order.")
     parser.add_argument("game", metavar="GAME", help="a .kif file or a game key in kif/ (e.g. ticTacToe)")
-    parser.add_argument("--player", action="append", default=[], metavar="P", help="one per role, in role order")
+    parser.add_argument("--player", action="append", default=[], metavar="P",
+                        help="one per role, in role order (a role named 'random' may be left out: chance)")
     parser.add_argument("--startclock", type=int, default=10, metavar="S", help="start clock in seconds (default 10)")
     parser.add_argument("--playclock", type=int, default=5, metavar="S", help="play clock in seconds (default 5)")
     parser.add_argument("--seed", type=int, default=None, help="seed for fallbacks and the random player")
@@ -53,6 +54,10 @@ class _Printer:
                 print(f"start: {', '.join(f'{r} {c}' for r, c in zip(record.roles, errors) if c)}")
             return
         print(f"step {record.step}: {' | '.join(shown)}")
+        if record.gdl2 and record.percepts:
+            seen = [f"{role} sees {' '.join(p)}" for role, p in zip(record.roles, record.percepts[-1]) if p]
+            if seen:
+                print(f"        {'; '.join(seen)}")
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -60,7 +65,7 @@ async def _run(args: argparse.Namespace) -> int:
     from ggp.files import load_kif
     from ggp.manager.launcher import LaunchedPlayer
     from ggp.manager.records import to_json
-    from ggp.manager.runner import RANDOM_SEAT, HttpTransport, MatchConfig, Seat, run_match
+    from ggp.manager.runner import CHANCE_ROLE, RANDOM_SEAT, HttpTransport, MatchConfig, Seat, run_match
     from ggp.manager.service import GameRejected, game_problems
 
     path = find_game(args.game)
@@ -72,6 +77,8 @@ async def _run(args: argparse.Namespace) -> int:
         raise ValueError("clocks must be at least 1 second")
     machine = await asyncio.to_thread(machine_factory(args.engine), description)
     roles = [str(role) for role in machine.roles]
+    if CHANCE_ROLE in roles and len(args.player) == len(roles) - 1:
+        args.player.insert(roles.index(CHANCE_ROLE), "random")  # chance is the manager's own seat
     if len(args.player) != len(roles):
         raise ValueError(f"{path.name} has {len(roles)} roles {roles}; give one --player per role")
     seed = args.seed if args.seed is not None else secrets.randbits(32)

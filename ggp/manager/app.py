@@ -282,10 +282,11 @@ async def match_events(request: web.Request) -> web.StreamResponse:
                 await response.write(b": ping\n\n")
                 continue
             for step in range(sent + 1, current.step + 1):
-                await _send(response, "step", {"step": step, "state": current.states[step],
-                                                "moves": list(current.moves[step - 1]),
-                                                "errors": list(current.errors[step]),
-                                                "time": current.state_times[step]})
+                data = {"step": step, "state": current.states[step], "moves": list(current.moves[step - 1]),
+                        "errors": list(current.errors[step]), "time": current.state_times[step]}
+                if current.gdl2 and step <= len(current.percepts):
+                    data["percepts"] = [list(seen) for seen in current.percepts[step - 1]]
+                await _send(response, "step", data)
             sent = current.step
             if event == "start":
                 await _send(response, "start", {"errors": list(current.errors[0])})

@@ -19,8 +19,9 @@ from typing import Any, Final, Literal
 
 from ggp.errors import InputError
 
-EndReason = Literal["terminal", "turn_limit", "step_cap", "aborted"]
-END_REASONS: Final = ("terminal", "turn_limit", "step_cap", "aborted")
+EndReason = Literal["terminal", "turn_limit", "step_cap", "aborted", "error"]
+END_REASONS: Final = ("terminal", "turn_limit", "step_cap", "aborted", "error")
+"""``error``: the game itself failed (a role without a legal move or without a goal value)."""
 FALLBACK: Final = "random"
 """How a missing or illegal move is replaced (protocol.md §4): a uniformly random legal move."""
 
@@ -32,6 +33,9 @@ class MatchRecord:
     ``states`` hold the state strings of protocol.md §7 (fluents sorted), ``moves`` one joint move per
     step in role order, ``errors`` one row per state with one code per role (``""``, ``TO``, ``CE``,
     ``IL <move>``, ``IL null``). Times are milliseconds since the Unix epoch.
+
+    GDL-II matches (``gdl2``) also keep ``percepts``: one row per joint move, holding for each role
+    the sorted texts of what it saw after that move (``x-percepts`` in JSON).
     """
 
     match_id: str
@@ -57,6 +61,8 @@ class MatchRecord:
     abort_detail: str = ""
     scrambled: bool = False
     tournament: str = ""
+    gdl2: bool = False
+    percepts: tuple[tuple[tuple[str, ...], ...], ...] = ()
     extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     @property
@@ -69,14 +75,16 @@ class MatchRecord:
         """Number of joint moves played so far."""
         return len(self.moves)
 
-    def with_step(self, joint: Sequence[str], state: str, time_ms: int, errors: Sequence[str]) -> MatchRecord:
-        """A copy with one more joint move, its successor state, its time and its error row."""
+    def with_step(self, joint: Sequence[str], state: str, time_ms: int, errors: Sequence[str],
+                  percepts: Sequence[Sequence[str]] | None = None) -> MatchRecord:
+        """A copy with one more joint move, its successor state, its time, its error row and (GDL-II) percepts."""
         return replace(
             self,
             moves=self.moves + (tuple(joint),),
             states=self.states + (state,),
             state_times=self.state_times + (time_ms,),
             errors=self.errors + (tuple(errors),),
+            percepts=self.percepts if percepts is None else self.percepts + (tuple(tuple(p) for p in percepts),),
         )
 
 
@@ -121,6 +129,9 @@ def to_dict(record: MatchRecord) -> dict[str, Any]:
         data["x-abortDetail"] = record.abort_detail
     if record.tournament:
         data["tournamentNameFromHost"] = record.tournament
+    if record.gdl2:
+        data["x-gdl2"] = True
+        data["x-percepts"] = [[list(seen) for seen in row] for row in record.percepts]
     for key, value in record.extra:
         data[key] = value
     return data
@@ -150,6 +161,12 @@ def _rows(value: Any, key: str) -> tuple[tuple[str, ...], ...]:
     if not isinstance(value, list):
         raise InputError(f"match JSON field {key!r} must be a list of lists of strings")
     return tuple(_strings(row, key) for row in value)
+
+
+def _percepts(value: Any, steps: int) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    if not isinstance(value, list) or len(value) > steps:
+        raise InputError("match JSON field 'x-percepts' must be a list (one entry per joint move) of lists per role")
+    return tuple(_rows(row, "x-percepts") for row in value)
 
 
 def from_dict(data: Mapping[str, Any]) -> MatchRecord:
@@ -182,7 +199,7 @@ def from_dict(data: Mapping[str, Any]) -> MatchRecord:
         "matchId", "startTime", "randomToken", "startClock", "playClock", "states", "moves", "stateTimes",
         "gameMetaURL", "errors", "isCompleted", "isAborted", "goalValues", "playerNamesFromHost", "scrambled",
         "x-seed", "x-rulesHash", "x-fallback", "x-playerTypes", "x-roles", "x-gameKey", "x-endReason",
-        "x-abortDetail", "tournamentNameFromHost",
+        "x-abortDetail", "tournamentNameFromHost", "x-gdl2", "x-percepts",
     }
     seed = data.get("x-seed", 0)
     if not isinstance(seed, int):
@@ -211,6 +228,8 @@ def from_dict(data: Mapping[str, Any]) -> MatchRecord:
         abort_detail=str(data.get("x-abortDetail", "")),
         scrambled=bool(data.get("scrambled", False)),
         tournament=str(data.get("tournamentNameFromHost", "")),
+        gdl2=bool(data.get("x-gdl2", False)),
+        percepts=_percepts(data.get("x-percepts", []), len(moves)),
         extra=tuple((k, v) for k, v in data.items() if k not in known),
     )
 

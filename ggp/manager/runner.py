@@ -6,7 +6,15 @@ state itself from a :class:`~ggp.reasoner.machine.StateMachine` and reaches play
 (``CE``) or an unparseable or illegal move (``IL null`` / ``IL <move>``) is replaced by a random legal
 move drawn from the match's seeded RNG before the request is sent, so a seed fixes the fallbacks.
 A seat with no URL (the built-in ``random`` player) is played by the runner from the same RNG and
-never contacted.
+never contacted; so is a role named ``random`` (the chance player of GDL-II and ggp-base), which
+must have such a seat.
+
+GDL-II mode (protocol.md §8) is used for games that define ``sees``: each role is sent
+``(PLAY id turn lastmove percepts)`` with its own executed move and its own percepts, never the
+other roles' moves; the record keeps every role's percepts per step (``x-percepts``). A player that
+answers START with ``error: ...`` (e.g. ``this player does not support GDL-II``) ends such a match
+with ``x-endReason: error``. A game that breaks (a role without a legal move, a terminal state
+without exactly one goal per role) also ends with ``x-endReason: error``, its state in the log.
 """
 
 from __future__ import annotations
@@ -25,9 +33,11 @@ import aiohttp
 
 from ggp.errors import GgpError, InputError, ReasonerError
 from ggp.gdl.printer import to_kif
-from ggp.gdl.terms import Description
+from ggp.gdl.terms import Description, Term
 from ggp.manager import wire
 from ggp.manager.records import EndReason, MatchRecord, state_text
+from ggp.protocol.messages import uses_sees
+from ggp.reasoner.gdl2 import PerceptMachine
 from ggp.reasoner.machine import Move, State, StateMachine
 
 log = logging.getLogger(__name__)
@@ -53,6 +63,15 @@ class Seat:
 
 
 RANDOM_SEAT = Seat("random", None, "random")
+
+CHANCE_ROLE = "random"
+"""The role played by the manager itself as chance (GDL-II; ggp-base uses the same name)."""
+
+Percepts = tuple[frozenset[Term], ...]
+
+
+class _GameBroken(GgpError):
+    """The game itself failed (no legal move, no goal); the match ends with ``x-endReason: error``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,12 +192,27 @@ def rules_hash(description: Description) -> str:
 
 
 def check_roles(machine: StateMachine, seats: Sequence[Seat]) -> None:
-    """Raise :class:`InputError` unless there is one seat per role and no GDL-II ``random`` role."""
+    """Raise :class:`InputError` unless there is one seat per role and the ``random`` role's seat is
+    the manager's own (``url=None``): chance is never a remote player."""
     roles = [str(role) for role in machine.roles]
-    if "random" in roles:
-        raise InputError("games with a role named 'random' need GDL-II mode, which the manager lacks")
     if len(seats) != len(roles):
         raise InputError(f"the game has {len(roles)} roles {roles} but {len(seats)} players were given")
+    for role, seat in zip(roles, seats):
+        if role == CHANCE_ROLE and seat.contacted:
+            raise InputError(f"role 'random' is chance, played by the manager; seat the built-in 'random' "
+                             f"player there, not {seat.name!r}")
+
+
+def with_chance_seat(roles: Sequence[str], seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    """The seats with :data:`RANDOM_SEAT` inserted for a ``random`` role when exactly that seat is missing.
+
+    >>> [seat.name for seat in with_chance_seat(["first", "random"], [Seat("p", "http://h:1/")])]
+    ['p', 'random']
+    """
+    if CHANCE_ROLE in roles and len(seats) == len(roles) - 1:
+        index = list(roles).index(CHANCE_ROLE)
+        return (*seats[:index], RANDOM_SEAT, *seats[index:])
+    return tuple(seats)
 
 
 def _now_ms() -> int:
@@ -203,6 +237,13 @@ class MatchRun:
         self.roles = tuple(str(role) for role in machine.roles)
         self.state: State = machine.initial_state()
         self.last_joint: tuple[Move, ...] | None = None
+        self.gdl2 = uses_sees(config.description)
+        self.last_percepts: Percepts | None = None
+        self._percepts: PerceptMachine | None = None
+        if self.gdl2:
+            if not callable(getattr(machine, "next_state_and_percepts", None)):
+                raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
+            self._percepts = machine  # type: ignore[assignment]
         self.record = MatchRecord(
             match_id=config.match_id,
             start_time_ms=_now_ms(),
@@ -219,6 +260,7 @@ class MatchRun:
             states=(state_text(self.state.sorted_texts()),),
             state_times=(_now_ms(),),
             tournament=config.tournament,
+            gdl2=self.gdl2,
         )
         self._emit("created")
 
@@ -266,16 +308,34 @@ class MatchRun:
         self.record = replace(self.record, errors=(tuple(code for code, _ in results),))
         log.info("match %s started: %s", cfg.match_id, ", ".join(s.name for s in cfg.seats))
         self._emit("start")
+        if self.gdl2:
+            for index, (_, reply) in enumerate(results):
+                if reply.strip().lower().startswith("error:"):
+                    reason = " ".join(reply.strip()[6:].split())[:200]
+                    raise _GameBroken(f"player {cfg.seats[index].name!r} (role {self.roles[index]}) refused "
+                                      f"the game: {reason}")
+
+    def _play_bodies(self) -> list[str]:
+        """One PLAY per role: the joint move (GDL), or each role's own move and percepts (GDL-II)."""
+        match_id = self.config.match_id
+        if not self.gdl2:
+            return [wire.play_text(match_id, self.last_joint)] * len(self.roles)
+        return [wire.play2_text(match_id, self.record.step, *self._own_view(index)) for index in range(len(self.roles))]
+
+    def _own_view(self, index: int) -> tuple[Move | None, tuple[Term, ...]]:
+        """Role ``index``'s last executed move and its percepts, sorted by text (``None``/empty at first)."""
+        if self.last_joint is None or self.last_percepts is None:
+            return None, ()
+        return self.last_joint[index], tuple(sorted(self.last_percepts[index], key=str))
 
     async def step(self) -> None:
         legal = [self.machine.legal_moves(self.state, role) for role in self.machine.roles]
         for role, moves in zip(self.roles, legal):
             if not moves:
-                raise ReasonerError(f"role {role!r} has no legal move in a non-terminal state")
-        # Fallbacks are drawn before the requests go out, so the seed alone fixes them.
+                raise _GameBroken(f"role {role!r} has no legal move in a non-terminal state")
+        # Fallbacks are drawn before the requests go out, so the seed alone fixes them (and the chance moves).
         fallback: list[Move] = [self.rng.choice(moves) for moves in legal]
-        body = wire.play_text(self.config.match_id, self.last_joint)
-        results = await self._broadcast([body] * len(self.roles), self.deadlines.play_s)
+        results = await self._broadcast(self._play_bodies(), self.deadlines.play_s)
         joint: list[Move] = []
         errors: list[str] = []
         for index, (code, reply) in enumerate(results):
@@ -294,19 +354,33 @@ class MatchRun:
                                 self.roles[index], seat.name, reply[:80])
             joint.append(move)
             errors.append(code)
-        self.state = self.machine.next_state(self.state, tuple(joint))
+        seen: list[list[str]] | None = None
+        if self._percepts is not None:
+            self.state, self.last_percepts = self._percepts.next_state_and_percepts(self.state, tuple(joint))
+            seen = [sorted(str(p) for p in percepts) for percepts in self.last_percepts]
+        else:
+            self.state = self.machine.next_state(self.state, tuple(joint))
         self.last_joint = tuple(joint)
         self.record = self.record.with_step([str(move) for move in joint], state_text(self.state.sorted_texts()), _now_ms(),
-                                            errors)
+                                            errors, seen)
         self._emit("step")
 
     async def finish(self) -> None:
-        goals = self.machine.goals(self.state)
+        try:
+            goals = self.machine.goals(self.state)
+        except (GgpError, ValueError) as exc:
+            raise _GameBroken(f"no goal values at the terminal state: {exc}") from exc
+        if len(goals) != len(self.roles):
+            raise _GameBroken(f"{len(goals)} goal values for {len(self.roles)} roles at the terminal state")
         self.record = replace(self.record, is_completed=True, goal_values=tuple(goals), end_reason="terminal")
         log.info("match %s completed after %d steps: goals %s", self.config.match_id, self.record.step, goals)
         self._emit("end")
-        body = wire.stop_text(self.config.match_id, self.last_joint)
-        await self._broadcast([body] * len(self.roles), self.deadlines.stop_s)
+        match_id = self.config.match_id
+        if self.gdl2:
+            bodies = [wire.stop2_text(match_id, self.record.step, *self._own_view(i)) for i in range(len(self.roles))]
+        else:
+            bodies = [wire.stop_text(match_id, self.last_joint)] * len(self.roles)
+        await self._broadcast(bodies, self.deadlines.stop_s)
 
     async def abort(self, reason: EndReason, detail: str) -> None:
         self.record = replace(self.record, is_aborted=True, end_reason=reason, abort_detail=detail)
@@ -335,10 +409,15 @@ class MatchRun:
             if not self.record.finished:
                 await asyncio.shield(self.abort("aborted", "cancelled"))
             raise
-        except GgpError as exc:
-            log.error("match %s: %s", self.config.match_id, exc)
+        except _GameBroken as exc:
+            log.error("match %s: game error after %d steps: %s; state: %s", self.config.match_id,
+                      self.record.step, exc, state_text(self.state.sorted_texts()))
             if not self.record.finished:
-                await self.abort("aborted", f"game error: {exc}")
+                await self.abort("error", f"game error: {exc}")
+        except GgpError as exc:
+            log.error("match %s: %s; state: %s", self.config.match_id, exc, state_text(self.state.sorted_texts()))
+            if not self.record.finished:
+                await self.abort("error" if isinstance(exc, ReasonerError) else "aborted", f"game error: {exc}")
         except Exception as exc:  # a bug or a failing store must not leave the match running
             log.exception("match %s: internal error", self.config.match_id)
             if not self.record.finished:

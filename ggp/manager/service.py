@@ -18,12 +18,13 @@ from typing import Any
 
 from ggp.errors import GgpError, InputError
 from ggp.gdl.parser import parse_kif
-from ggp.gdl.terms import Const, Description, Func, atoms_of
+from ggp.gdl.terms import Description
 from ggp.manager import wire
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
 from ggp.manager.ratings import update_elo
 from ggp.manager.records import MatchRecord
 from ggp.manager.runner import (
+    CHANCE_ROLE,
     DEFAULT_STEP_CAP,
     Deadlines,
     Event,
@@ -36,6 +37,7 @@ from ggp.manager.runner import (
 )
 from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
 from ggp.manager.tournament import TournamentSpec, round_robin
+from ggp.protocol.messages import uses_sees
 from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
@@ -80,17 +82,18 @@ class _Running:
 
 
 def game_problems(description: Description) -> list[str]:
-    """Why the manager cannot run a game: validator errors and GDL-II features, one line each."""
+    """Why the manager cannot run a game: the validator's errors, one line each.
+
+    GDL-II games (``sees``, a ``random`` role) are accepted: the runner plays them in GDL-II mode.
+    """
     from ggp.gdl.validator import validate
 
-    problems = [str(f) for f in validate(description) if f.severity == "error"]
-    for rule in description.rules:
-        atoms = [rule.head, *(atom for literal in rule.body for atom, _ in atoms_of(literal))]
-        if any(isinstance(atom, (Const, Func)) and atom.name == "sees" for atom in atoms):
-            problems.append(f"{rule.pos or description.file}: 'sees' needs GDL-II mode, which the manager lacks")
-    if any(str(role) == "random" for role in description.roles):
-        problems.append("a role named 'random' needs GDL-II mode, which the manager lacks")
-    return problems
+    return [str(f) for f in validate(description) if f.severity == "error"]
+
+
+def player_roles(roles: Sequence[str]) -> list[str]:
+    """The roles that need a player: all but the chance role ``random``, which the manager plays."""
+    return [role for role in roles if role != CHANCE_ROLE]
 
 
 def failed_match(record: MatchRecord, seats: Sequence[int]) -> bool:
@@ -163,6 +166,8 @@ class Manager:
             machine = await asyncio.to_thread(self._machine_factory, description)
         except GgpError as exc:
             raise InputError(f"the reasoner cannot run this game: {exc}") from exc
+        if uses_sees(description) and not callable(getattr(machine, "next_state_and_percepts", None)):
+            raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
         row = self.store.add_game(key, kif, [str(role) for role in machine.roles], name or key)
         self._machines.setdefault((row.key, row.version), (description, machine))
         log.info("game %s v%d stored", key, row.version)
@@ -247,7 +252,10 @@ class Manager:
         row = self.store.game(request.game)
         if row is None:
             raise InputError(f"unknown game {request.game!r}")
-        players = [self.resolve_player(name) for name in request.players]
+        names = list(request.players)
+        if CHANCE_ROLE in row.roles and len(names) == len(row.roles) - 1:
+            names.insert(list(row.roles).index(CHANCE_ROLE), "random")  # chance is the manager's own seat
+        players = [self.resolve_player(name) for name in names]
         if len(players) != len(row.roles):
             raise InputError(f"game {row.key!r} has {len(row.roles)} roles {list(row.roles)} "
                              f"but {len(players)} players were given")
@@ -306,8 +314,11 @@ class Manager:
         """Ratings and suspension bookkeeping for a finished match."""
         names = [p.name for p in players]
         if record.is_completed and record.goal_values is not None:
+            # Chance (the 'random' role) always scores what the rules give it: it takes no part in ratings.
+            rated = [i for i, role in enumerate(record.roles) if role != CHANCE_ROLE]
+            rated_names, rated_goals = [names[i] for i in rated], [record.goal_values[i] for i in rated]
             for key in (record.game_key, OVERALL):
-                self.store.set_ratings(key, update_elo(self.store.ratings(key), names, record.goal_values))
+                self.store.set_ratings(key, update_elo(self.store.ratings(key), rated_names, rated_goals))
         for player in {p.name: p for p in players}.values():
             if player.kind == "random":
                 continue
@@ -389,7 +400,7 @@ class Manager:
             raise InputError(f"unknown game {spec.game!r}")
         for name in spec.players:
             self.resolve_player(name)
-        schedule = round_robin(spec.players, len(row.roles), spec.per_pairing)
+        schedule = round_robin(spec.players, len(player_roles(row.roles)), spec.per_pairing)
         await self.machine_for(row)
         config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
                   "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,

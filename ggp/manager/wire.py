@@ -18,7 +18,18 @@ from __future__ import annotations
 
 from ggp.errors import GgpError
 from ggp.gdl.terms import Const, Description, Term
-from ggp.protocol.messages import Abort, Info, InfoReply, Play, Start, Stop, format_message, parse_info_reply
+from ggp.protocol.messages import (
+    Abort,
+    Info,
+    InfoReply,
+    Play,
+    PlayII,
+    Start,
+    Stop,
+    StopII,
+    format_message,
+    parse_info_reply,
+)
 from ggp.protocol.messages import parse_reply_move as _parse_reply_move
 
 MAX_REPLY_CHARS = 65_536
@@ -38,6 +49,20 @@ def play_text(match_id: str, moves: tuple[Term, ...] | None) -> str:
 def stop_text(match_id: str, moves: tuple[Term, ...] | None) -> str:
     """``(STOP id (last joint move))``, ``NIL`` if the game ended before any move."""
     return format_message(Stop(match_id, moves))
+
+
+def play2_text(match_id: str, turn: int, last_move: Term | None, percepts: tuple[Term, ...]) -> str:
+    """GDL-II ``(PLAY id turn lastmove percepts)``: one role's own last move and percepts.
+
+    >>> play2_text("m1", 0, None, ())
+    '(PLAY m1 0 NIL NIL)'
+    """
+    return format_message(PlayII(match_id, turn, last_move, percepts))
+
+
+def stop2_text(match_id: str, turn: int, last_move: Term | None, percepts: tuple[Term, ...]) -> str:
+    """GDL-II ``(STOP id turn lastmove percepts)`` after the terminal state."""
+    return format_message(StopII(match_id, turn, last_move, percepts))
 
 
 def abort_text(match_id: str) -> str:

@@ -9,6 +9,14 @@ whitespace layout is accepted, and argument counts are checked as strictly as gg
 INFO 0, PREVIEW 2, START at least 5 (extra ones ignored), PLAY 2, STOP 2, ABORT 1. Anything else
 raises :class:`~ggp.errors.ProtocolError` with a one-line reason.
 
+GDL-II (protocol.md §8): PLAY and STOP with 4 arguments, ``(PLAY id turn lastmove percepts)``, are
+:class:`PlayII` and :class:`StopII`; the argument count alone tells the two forms apart.
+
+>>> parse_message("(PLAY m 2 (ASK 4) ((ANSWER 4 YES)))")
+PlayII(match_id='m', turn=2, last_move=Func(name='ask', args=(Const(name='4'),)), percepts=(Func(name='answer', args=(Const(name='4'), Const(name='yes'))),))
+>>> format_message(PlayII("m", 0, None, ()))
+'(PLAY m 0 NIL NIL)'
+
 >>> message = parse_message("( PLAY Match.1 ( ( MARK 1 1 ) NOOP ) )")
 >>> message.match_id, [str(move) for move in message.moves]
 ('Match.1', ['(mark 1 1)', 'noop'])
@@ -85,13 +93,38 @@ class Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayII:
+    """GDL-II ``(PLAY id turn lastmove percepts)``: what this player alone learns after a step.
+
+    ``turn`` is 0 at the first PLAY and counts steps; ``last_move`` is the move the manager executed
+    for this player in the previous step (``None`` for NIL, the first PLAY); ``percepts`` are the
+    terms ``p`` with ``(sees role p)`` after that step (empty for NIL).
+    """
+
+    match_id: str
+    turn: int
+    last_move: Term | None
+    percepts: tuple[Term, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StopII:
+    """GDL-II ``(STOP id turn lastmove percepts)``: the game is over; the player answers ``done``."""
+
+    match_id: str
+    turn: int
+    last_move: Term | None
+    percepts: tuple[Term, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Abort:
     """``(ABORT id)``: the match is cancelled; the player answers ``aborted``."""
 
     match_id: str
 
 
-Message = Info | Preview | Start | Play | Stop | Abort
+Message = Info | Preview | Start | Play | Stop | Abort | PlayII | StopII
 MessageType = Literal["info", "preview", "start", "play", "stop", "abort"]
 
 
@@ -226,13 +259,47 @@ def _parse_start(args: tuple[SExpr, ...], pos: SourcePos) -> Message:
     )
 
 
+def _gdl2_arity(kind: str, args: tuple[SExpr, ...], pos: SourcePos) -> bool:
+    """True for the GDL-II form (4 arguments), False for GDL (2); anything else is an error."""
+    if len(args) not in (2, 4):
+        raise ProtocolError(f"{kind} takes 2 arguments, found {len(args)} (GDL-II: 4)", pos)
+    return len(args) == 4
+
+
+def _turn(item: SExpr) -> int:
+    if not isinstance(item, Word) or not item.text.isdigit() or not item.text.isascii():
+        shown = item.text if isinstance(item, Word) else "(...)"
+        raise ProtocolError(f"the turn must be a whole number >= 0, found {shown!r}", item.pos)
+    return int(item.text)
+
+
+def _last_move(item: SExpr) -> Term | None:
+    if isinstance(item, Word) and item.text.lower() == NIL:
+        return None
+    return _term(item, "move")
+
+
+def _percepts(item: SExpr) -> tuple[Term, ...]:
+    if isinstance(item, Word):
+        if item.text.lower() == NIL:
+            return ()
+        raise ProtocolError(f"expected NIL or a list of percepts, found {item.text!r}", item.pos)
+    return tuple(_term(percept, "percept") for percept in item.items)
+
+
+def _gdl2_fields(args: tuple[SExpr, ...]) -> tuple[str, int, Term | None, tuple[Term, ...]]:
+    return _match_id(args[0]), _turn(args[1]), _last_move(args[2]), _percepts(args[3])
+
+
 def _parse_play(args: tuple[SExpr, ...], pos: SourcePos) -> Message:
-    _arity("play", args, pos, 2)
+    if _gdl2_arity("play", args, pos):
+        return PlayII(*_gdl2_fields(args))
     return Play(_match_id(args[0]), _moves(args[1]))
 
 
 def _parse_stop(args: tuple[SExpr, ...], pos: SourcePos) -> Message:
-    _arity("stop", args, pos, 2)
+    if _gdl2_arity("stop", args, pos):
+        return StopII(*_gdl2_fields(args))
     return Stop(_match_id(args[0]), _moves(args[1]))
 
 
@@ -253,7 +320,7 @@ _PARSERS = {
 
 def message_type(message: Message) -> MessageType:
     """The lower-case type word of a message, e.g. ``"play"`` (for logs and dispatch)."""
-    name = type(message).__name__.lower()
+    name = type(message).__name__.lower().removesuffix("ii")
     assert name in _PARSERS
     return name  # type: ignore[return-value]
 
@@ -299,13 +366,34 @@ def format_message(message: Message) -> str:
         return f"(PLAY {_check_word(message.match_id, 'a match id')} {_format_moves(message.moves)})"
     if isinstance(message, Stop):
         return f"(STOP {_check_word(message.match_id, 'a match id')} {_format_moves(message.moves)})"
+    if isinstance(message, (PlayII, StopII)):
+        kind = "PLAY" if isinstance(message, PlayII) else "STOP"
+        return (
+            f"({kind} {_check_word(message.match_id, 'a match id')} {_check_clock(message.turn, 'a turn')} "
+            f"{'NIL' if message.last_move is None else message.last_move} {_format_percepts(message.percepts)})"
+        )
     return f"(ABORT {_check_word(message.match_id, 'a match id')})"
 
 
-def _check_clock(seconds: int) -> int:
+def _check_clock(seconds: int, what: str = "a clock") -> int:
     if seconds < 0:
-        raise ProtocolError(f"a clock must be a whole number of seconds >= 0, found {seconds}")
+        raise ProtocolError(f"{what} must be a whole number >= 0, found {seconds}")
     return seconds
+
+
+def _format_percepts(percepts: tuple[Term, ...]) -> str:
+    """NIL for no percepts (an empty list ``()`` is not valid KIF for other readers)."""
+    return "(" + " ".join(str(percept) for percept in percepts) + ")" if percepts else "NIL"
+
+
+def uses_sees(description: Description) -> bool:
+    """True when a game defines ``sees`` (GDL-II): it is then played with GDL-II PLAY/STOP messages.
+
+    >>> from ggp.gdl.parser import parse_kif
+    >>> uses_sees(parse_kif("(role a) (<= (sees a x) (does a go))"))
+    True
+    """
+    return any(rule.head.name == "sees" for rule in description.rules)
 
 
 # --- replies ----------------------------------------------------------------------------------
@@ -377,7 +465,7 @@ def is_simple_reply(text: str, expected: str) -> bool:
 
 __all__ = [
     "ABORTED", "AVAILABLE", "BUSY", "DONE", "NIL", "READY",
-    "Abort", "Info", "InfoReply", "Message", "MessageType", "Play", "Preview", "Start", "Stop",
+    "Abort", "Info", "InfoReply", "Message", "MessageType", "Play", "PlayII", "Preview", "Start", "Stop", "StopII",
     "format_message", "format_move", "info_reply", "is_simple_reply", "message_type", "parse_info_reply",
-    "parse_message", "parse_reply_move",
+    "parse_message", "parse_reply_move", "uses_sees",
 ]

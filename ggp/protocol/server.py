@@ -17,6 +17,11 @@ Match flow (protocol.md §3-4):
   so far (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and
   cancels the search. A joint move that is not legal in the host's state is logged and, where a
   recent earlier state accepts it, the host resynchronises from there.
+- GDL-II (protocol.md §8): for a game that defines ``sees`` the host needs a
+  :class:`~ggp.player.Gdl2Player`; any other player gets ``error: this player does not support
+  GDL-II`` at START (logged). ``(PLAY id turn lastmove percepts)`` is passed to the player's
+  ``observe`` (the host never knows the state), then ``choose_hidden`` runs like ``choose`` does,
+  with the player's ``own_legal_moves`` as fallback and legality check.
 - STOP answers ``done`` and ABORT ``aborted`` at once; clean-up runs in the background.
 - Messages for another match get ``busy``; a match that has heard nothing for
   ``startclock + 10 * playclock`` seconds (Tiltyard's "wedged" rule) is dropped when a new START comes.
@@ -41,7 +46,7 @@ from aiohttp import web
 
 from ggp.errors import GgpError, IllegalMoveError, ProtocolError
 from ggp.gdl.terms import Description
-from ggp.player import SAFETY_MARGIN, AnytimePlayer, Budget, Player
+from ggp.player import SAFETY_MARGIN, AnytimePlayer, Budget, Gdl2Player, Player
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -52,13 +57,16 @@ from ggp.protocol.messages import (
     Info,
     Message,
     Play,
+    PlayII,
     Preview,
     Start,
     Stop,
+    StopII,
     format_move,
     info_reply,
     message_type,
     parse_message,
+    uses_sees,
 )
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
@@ -78,6 +86,9 @@ RESYNC_DEPTH = 3
 
 MAX_BODY = 32 * 1024 * 1024
 """Largest request body accepted (the largest real games are well under 1 MB)."""
+
+NO_GDL2 = "this player does not support GDL-II"
+"""The reason in the START reply ``error: ...`` of a player that cannot play a game with ``sees``."""
 
 CORS_HEADERS = {
     "Access-Control-Allow-Origin": "*",
@@ -106,6 +117,7 @@ class _Match:
     failed: str | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     steps: int = 0
+    gdl2: bool = False
 
     def wedged(self, now: float) -> bool:
         """True when nothing arrived for ``startclock + 10 * playclock`` seconds."""
@@ -186,8 +198,12 @@ class PlayerHost:
             return await self._start(message, now)
         if isinstance(message, Play):
             return await self._play(message, now)
+        if isinstance(message, PlayII):
+            return await self._play(message, now)
         if isinstance(message, Stop):
             return self._finish(message.match_id, message.moves, DONE, "stopped")
+        if isinstance(message, StopII):
+            return self._finish(message.match_id, None, DONE, f"stopped at turn {message.turn}")
         if isinstance(message, Abort):
             return self._finish(message.match_id, None, ABORTED, "aborted")
         raise AssertionError(f"unhandled message {message_type(message)}")  # pragma: no cover
@@ -210,6 +226,13 @@ class PlayerHost:
             self._player_factory(), now,
         )
         self._match = match
+        if uses_sees(message.description):
+            match.gdl2 = True
+            if not isinstance(match.player, Gdl2Player):
+                match.failed = NO_GDL2
+                log.warning("match %s: refused a GDL-II game (%s): %s", match.match_id,
+                            getattr(match.player, "name", "player"), NO_GDL2)
+                return f"error: {NO_GDL2}"
         deadline = now + max(0.0, message.start_clock - REPLY_MARGIN)
         log.info(
             "match %s: START as %s (start clock %ds, play clock %ds)",
@@ -244,7 +267,7 @@ class PlayerHost:
 
     # --- PLAY ----------------------------------------------------------------------------------
 
-    async def _play(self, message: Play, now: float) -> str:
+    async def _play(self, message: Play | PlayII, now: float) -> str:
         match = self._current(message.match_id)
         if match is None:
             log.info("match %s: PLAY refused, current match is %s", message.match_id, self.match_id)
@@ -253,7 +276,7 @@ class PlayerHost:
         deadline = now + max(0.05, match.play_clock - REPLY_MARGIN)
         async with self._lock:
             try:
-                return await self._play_locked(match, message.moves, deadline)
+                return await self._play_locked(match, message, deadline)
             except TimeoutError:
                 log.warning("match %s: no move ready by the deadline; answering nil", match.match_id)
                 return NIL
@@ -261,7 +284,7 @@ class PlayerHost:
                 log.exception("match %s: PLAY failed", match.match_id)
                 return NIL
 
-    async def _play_locked(self, match: _Match, moves: tuple[Move, ...] | None, deadline: float) -> str:
+    async def _play_locked(self, match: _Match, message: Play | PlayII, deadline: float) -> str:
         if match.setup is not None and not match.setup.done():
             try:
                 await self._until(match.setup, deadline)
@@ -274,13 +297,23 @@ class PlayerHost:
         if match.failed is not None:
             log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
             return NIL
-        legal = await self._until(self._run(self._advance, match, moves), deadline)
+        hidden = isinstance(message, PlayII) or match.gdl2
+        if hidden and not isinstance(match.player, Gdl2Player):
+            log.warning("match %s: a GDL-II PLAY for a player without GDL-II support; answering nil", match.match_id)
+            return NIL
+        if isinstance(message, PlayII):
+            legal = await self._until(self._run(self._observe, match, message), deadline)
+        elif hidden:
+            log.warning("match %s: a GDL PLAY in a GDL-II match; its joint move is ignored", match.match_id)
+            legal = await self._until(self._run(self._own_legal, match), deadline)
+        else:
+            legal = await self._until(self._run(self._advance, match, message.moves), deadline)
         if not legal:
             log.warning("match %s: %s has no legal move in this state; answering nil", match.match_id, match.role)
             return NIL
         match.cancel = threading.Event()
         budget = Budget(deadline=deadline - SEARCH_SLACK, cancel=match.cancel)
-        search = self._run(self._choose, match, budget)
+        search = self._run(self._choose_hidden if hidden else self._choose, match, budget)
         try:
             move = await self._until(search, deadline)
         except TimeoutError:
@@ -296,6 +329,21 @@ class PlayerHost:
             move = legal[0]
         log.debug("match %s: step %d plays %s", match.match_id, match.steps, move)
         return format_move(move)
+
+    def _observe(self, match: _Match, message: PlayII) -> tuple[Move, ...]:
+        """Worker thread (GDL-II): give the player its last move and percepts; its legal moves now."""
+        assert isinstance(match.player, Gdl2Player)
+        match.player.observe(message.turn, message.last_move, frozenset(message.percepts))
+        match.steps = message.turn
+        return match.player.own_legal_moves()
+
+    def _own_legal(self, match: _Match) -> tuple[Move, ...]:
+        assert isinstance(match.player, Gdl2Player)
+        return match.player.own_legal_moves()
+
+    def _choose_hidden(self, match: _Match, budget: Budget) -> Move:
+        assert isinstance(match.player, Gdl2Player)
+        return match.player.choose_hidden(budget)
 
     def _choose(self, match: _Match, budget: Budget) -> Move:
         assert match.state is not None
