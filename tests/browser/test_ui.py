@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser.conftest import ROCK_PAPER_SCISSORS, TIC_TAC_TOE, VIEWPORT, ManagerThread, api, wait_finished
+from tests.browser.conftest import (
+    ROCK_PAPER_SCISSORS,
+    TIC_TAC_TOE,
+    VIEWPORT,
+    ManagerThread,
+    api,
+    wait_finished,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
