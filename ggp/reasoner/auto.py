@@ -1,0 +1,78 @@
+"""choose_machine: ground the game once when that fits a budget, else evaluate per state.
+
+Grounding once (:class:`~ggp.reasoner.clingo_machine.ClingoStateMachine`) gives the fastest queries
+but its domain analysis can explode on games with wide fluents; the per-state reasoner
+(:class:`~ggp.reasoner.per_state.PerStateMachine`) starts in under a second on every game we know and
+is the fallback. The choice is logged at INFO (and the reason for a fallback at WARNING), so a match
+log always says which mode played.
+
+>>> from ggp.gdl.parser import parse_kif
+>>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
+>>> type(choose_machine(game, GroundingLimits(isolate=False))).__name__
+'ClingoStateMachine'
+>>> type(choose_machine(game, GroundingLimits(isolate=False, max_atoms=5))).__name__
+'PerStateMachine'
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Description
+from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.per_state import PerStateMachine
+
+log = logging.getLogger(__name__)
+
+GROUND_ONCE_SECONDS = 10.0
+"""Default time budget for the ground-once attempt (per grounding phase, in a child process)."""
+
+GROUND_ONCE_ATOMS = 2_000_000
+"""Default ground-atom budget for the ground-once attempt."""
+
+_FAILED: dict[Description, GroundingLimits] = {}
+"""Games whose ground-once attempt failed in this process, with the limits it had (an arena plays many
+matches of one game: only the first pays for the attempt)."""
+_FAILED_SIZE = 64
+
+
+def auto_limits(limits: GroundingLimits | None, seconds: float = GROUND_ONCE_SECONDS) -> GroundingLimits:
+    """The limits of the ground-once attempt: the caller's, capped by the auto budget."""
+    if limits is None:
+        return GroundingLimits(seconds=seconds, max_atoms=GROUND_ONCE_ATOMS)
+    return replace(limits, seconds=min(limits.seconds, seconds), max_atoms=min(limits.max_atoms, GROUND_ONCE_ATOMS))
+
+
+def choose_machine(
+    description: Description, limits: GroundingLimits | None = None, *, budget_seconds: float = GROUND_ONCE_SECONDS
+) -> StateMachine:
+    """A ClingoStateMachine if the game grounds within the budget, else a PerStateMachine.
+
+    ``limits`` bounds the ground-once attempt, capped at ``budget_seconds`` per grounding phase and
+    :data:`GROUND_ONCE_ATOMS` atoms; with ``isolate`` (the default) the attempt runs in a child process
+    so a grounding that explodes is killed on time (the budget is what a game too wide to ground costs
+    at start-up). Raises :class:`ReasonerError` only when the per-state reasoner fails too (for
+    example an unsafe rule).
+    """
+    attempt = auto_limits(limits, budget_seconds)
+    failed = _FAILED.get(description)
+    if failed is not None and failed.seconds >= attempt.seconds and failed.max_atoms >= attempt.max_atoms:
+        log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
+    else:
+        try:
+            machine: StateMachine = ClingoStateMachine(description, attempt)
+        except ReasonerError as exc:
+            log.warning("%s: grounding once gave up (%s); falling back to the per-state reasoner", description.file, exc)
+            if len(_FAILED) >= _FAILED_SIZE:
+                _FAILED.clear()
+            _FAILED[description] = attempt
+        else:
+            log.info("%s: reasoner mode ground-once (clingo)", description.file)
+            return machine
+    # The per-state reasoner grounds only the static relations, under the caller's (uncapped) limits.
+    fallback = PerStateMachine(description, limits or GroundingLimits())
+    log.info("%s: reasoner mode per-state (set up in %.2f s)", description.file, fallback.setup_seconds)
+    return fallback
