@@ -149,19 +149,21 @@ class AlphaBetaPlayer(BasePlayer):
             self._best = best
             self.last_depth, self.last_value = depth, value
             if solved and value < WIN:
-                best = self._most_forgiving(state, value, budget) or best
+                best = self._most_forgiving(state, value, limit, budget) or best
                 break
             if solved or value >= WIN:
                 break
         return best
 
-    def _most_forgiving(self, state: State, value: float, budget: Budget) -> Move | None:
-        """Of the moves that keep the proven ``value`` (a draw or a loss), the one whose replies are worst for the opponent on average.
+    def _most_forgiving(self, state: State, value: float, depth: int, budget: Budget) -> Move | None:
+        """Of the moves proven to keep ``value`` (a draw or a loss), the one whose replies are worst for the opponent on average.
 
         Minimax rates every move that keeps a proven draw alike, but a fallible opponent errs more
         often after some of them (tic-tac-toe's second player draws far less against a random first
-        player this way). Costs one more full-window search of the solved tree, mostly answered by
-        the transposition table. None when the budget runs out first.
+        player this way). ``depth`` is the search's depth cap (the budget's ``depth`` or
+        ``MAX_DEPTH``); the extra full-window searches stay within it and the budget and are mostly
+        answered by the transposition table. None when the budget runs out first or no move is
+        proven within the depth.
         """
         machine = self.machine
         mine, theirs = self._moves(state)
@@ -172,12 +174,13 @@ class AlphaBetaPlayer(BasePlayer):
             for move in mine:
                 joint = (move, theirs[0]) if self.index == 0 else (theirs[0], move)
                 child = machine.next_state(state, joint)
-                exact, _ = self._value(child, MAX_DEPTH, *full, budget)
-                if exact < value:
+                exact, proven = self._value(child, depth - 1, *full, budget)
+                if not proven or exact < value:
                     continue
                 replies = [] if machine.is_terminal(child) else machine.legal_joint_moves(child)
                 if replies:
-                    values = [self._value(machine.next_state(child, reply), MAX_DEPTH, *full, budget)[0] for reply in replies]
+                    below = max(depth - 2, 0)
+                    values = [self._value(machine.next_state(child, reply), below, *full, budget)[0] for reply in replies]
                     mean = sum(values) / len(values)
                 else:
                     mean = exact
