@@ -1,0 +1,536 @@
+"""Turn a ground program into a simplified, ordered Boolean circuit.
+
+Every ground atom becomes a node: the OR over its rules of the AND over each rule's body literals.
+The inputs are the ``true`` and ``does`` externals. Steps, each one cheap and linear-ish:
+
+1. *Order.* Strongly connected components of the dependency graph (Tarjan, iterative) in evaluation
+   order; a negative edge inside a component means the game is not stratified (refused).
+2. *Fold constants.* Component by component: literals on decided atoms are dropped or kill their rule;
+   a recursive component is decided by two least fixpoints (unknown literals false, then true).
+3. *Prune.* Only nodes that reach a non-constant output stay.
+4. *Exactly one move per role.* A ``does`` atom is one-hot per role, so rules that differ only in
+   their single ``does`` literal are merged into ``rest AND (OR of those moves)``, and an OR over most
+   of a role's moves is written as the negation of the OR over the others. This shrinks frame rules
+   ("nothing moved this cell") from one rule per move to a few gates.
+5. *Share.* Atoms that end up as one literal become aliases; identical atoms and identical AND
+   terms are computed once.
+
+The result, :class:`Circuit`, is a list of :class:`Statement` in evaluation order split into phase A
+(depends on ``true`` only: legal, terminal, goal) and phase B (depends on ``does``: next, sees).
+Slot 0 is the constant false, slots ``1..F`` the fluents, ``F+1..F+M`` the moves.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ggp.gdl.terms import Term
+from ggp.reasoner.circuit.extract import TRUE_ATOM, CircuitError, GroundProgram
+
+log = logging.getLogger(__name__)
+
+Body = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A reference to a slot, possibly negated; ``Ref(0, True)`` is the constant true."""
+
+    slot: int
+    neg: bool
+
+
+FALSE_REF = Ref(0, False)
+TRUE_REF = Ref(0, True)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """Slot(s) computed as ``OR over terms of AND over literals``; a literal is ``slot`` or ``-slot``.
+
+    A statement with several ``slots`` is a positive recursive component: its ``terms[i]`` belong to
+    ``slots[i]`` and are iterated from all-false to a fixpoint.
+    """
+
+    slots: tuple[int, ...]
+    terms: tuple[tuple[Body, ...], ...]
+    recursive: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Circuit:
+    """An evaluation-ready circuit for one game (see the module docstring for the slot layout)."""
+
+    fluents: tuple[Term, ...]
+    roles: tuple[Term, ...]
+    moves: tuple[tuple[Term, ...], ...]  # per role, sorted by KIF text
+    n_slots: int
+    phase_a: tuple[Statement, ...]
+    phase_b: tuple[Statement, ...]
+    legal: tuple[Ref, ...]  # one per move, in global move order (role-major)
+    terminal: Ref
+    goals: tuple[tuple[int, Term, Ref], ...]  # (role index, value, ref)
+    next: tuple[Ref, ...]  # one per fluent
+    sees: tuple[tuple[int, Term, Ref], ...]
+    init: tuple[bool, ...]  # one per fluent
+    ground_rules: int
+
+    @property
+    def n_fluents(self) -> int:
+        return len(self.fluents)
+
+    @property
+    def n_moves(self) -> int:
+        return sum(len(m) for m in self.moves)
+
+    def move_offsets(self) -> tuple[int, ...]:
+        """Global index of each role's first move."""
+        offsets, total = [], 0
+        for moves in self.moves:
+            offsets.append(total)
+            total += len(moves)
+        return tuple(offsets)
+
+    def size(self) -> tuple[int, int]:
+        """(statements, literal occurrences): a measure of evaluation cost."""
+        statements = self.phase_a + self.phase_b
+        return len(statements), sum(len(b) for s in statements for t in s.terms for b in t)
+
+
+def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]]) -> list[list[int]]:
+    """Tarjan's algorithm without recursion; components come dependencies first."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    result: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter({abs(l) for b in deps.get(root, ()) for l in b}))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter({abs(l) for b in deps.get(child, ()) for l in b})))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                result.append(component)
+    return result
+
+
+def _simplify(bodies: Iterable[Body], const: dict[int, bool]) -> list[Body] | bool:
+    """Bodies with decided literals removed; True/False when the whole disjunction is decided."""
+    out: list[Body] = []
+    seen: set[Body] = set()
+    for body in bodies:
+        lits: set[int] = set()
+        dead = False
+        for lit in body:
+            value = const.get(abs(lit))
+            if value is None:
+                lits.add(lit)
+            elif value != (lit > 0):
+                dead = True
+                break
+        if dead or any(-lit in lits for lit in lits):
+            continue
+        if not lits:
+            return True
+        key = tuple(sorted(lits))
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+    return out if out else False
+
+
+def _least_fixpoint(component: list[int], defs: dict[int, list[Body]], unknown_value: bool) -> set[int]:
+    """Atoms of a positive component derivable when every literal outside it reads ``unknown_value``."""
+    members = set(component)
+    derived: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for atom in component:
+            if atom in derived:
+                continue
+            for body in defs[atom]:
+                if all((lit in derived) if lit in members else unknown_value for lit in body):
+                    derived.add(atom)
+                    changed = True
+                    break
+    return derived
+
+
+class _Builder:
+    def __init__(self, program: GroundProgram, roles: tuple[Term, ...], file: str) -> None:
+        self.file = file
+        self.roles = roles
+        role_index = {role: i for i, role in enumerate(roles)}
+        self.fluents = tuple(sorted({t for t, _ in program.true_atoms}, key=str))
+        self.fluent_index = {f: i for i, f in enumerate(self.fluents)}
+        per_role: list[set[Term]] = [set() for _ in roles]
+        for role, move, _ in program.does_atoms:
+            if role in role_index:
+                per_role[role_index[role]].add(move)
+        self.moves = tuple(tuple(sorted(m, key=str)) for m in per_role)
+        self.move_index: dict[tuple[int, Term], int] = {}
+        for r, moves in enumerate(self.moves):
+            for move in moves:
+                self.move_index[(r, move)] = len(self.move_index)
+        # Program atoms of the inputs -> slots.
+        self.input_slot: dict[int, int] = {}
+        for term, atom in program.true_atoms:
+            self.input_slot[atom] = 1 + self.fluent_index[term]
+        n_fluents = len(self.fluents)
+        self.does_role: dict[int, int] = {}  # does atom -> role index (roles of the game only)
+        self.dead_does: set[int] = set()
+        for role, move, atom in program.does_atoms:
+            if role in role_index:
+                r = role_index[role]
+                self.input_slot[atom] = 1 + n_fluents + self.move_index[(r, move)]
+                self.does_role[atom] = r
+            else:
+                self.dead_does.add(atom)  # a "role" that never plays: never true
+        self.defs: dict[int, list[Body]] = defaultdict(list)
+        for head, body in program.rules:
+            if head in self.input_slot:
+                raise CircuitError(f"{file}: a rule defines an input atom")
+            self.defs[head].append(body)
+        self.program = program
+
+    def build(self) -> Circuit:
+        program = self.program
+        const: dict[int, bool] = {TRUE_ATOM: True}
+        for atom in self.dead_does:
+            const[atom] = False
+        inputs = set(self.input_slot)
+        atoms = set(self.defs) | {abs(l) for bodies in self.defs.values() for b in bodies for l in b}
+        atoms |= {atom for _, _, atom in program.outputs}
+        atoms -= inputs | set(const)
+        order = _sccs(sorted(atoms), self.defs)
+        recursive: set[int] = set()
+        for component in order:
+            members = set(component)
+            if component[0] in inputs:
+                continue
+            is_rec = len(component) > 1 or any(abs(l) == component[0] for b in self.defs.get(component[0], ()) for l in b)
+            if is_rec:
+                for atom in component:
+                    for body in self.defs[atom]:
+                        if any(lit < 0 and -lit in members for lit in body):
+                            raise CircuitError(f"{self.file}: the game is not stratified (recursion through negation)")
+            # Fold constants decided by earlier components.
+            for atom in component:
+                simplified = _simplify(self.defs.get(atom, ()), const)
+                if isinstance(simplified, bool):
+                    const[atom] = simplified
+                    self.defs.pop(atom, None)
+                else:
+                    self.defs[atom] = simplified
+            if is_rec:
+                live = [a for a in component if a not in const]
+                if live:
+                    sure = _least_fixpoint(live, self.defs, False)
+                    possible = _least_fixpoint(live, self.defs, True)
+                    for atom in live:
+                        if atom in sure:
+                            const[atom] = True
+                        elif atom not in possible:
+                            const[atom] = False
+                    for atom in live:
+                        if atom in const:
+                            self.defs.pop(atom, None)
+                        else:
+                            simplified = _simplify(self.defs[atom], const)
+                            if isinstance(simplified, bool):  # pragma: no cover - decided above
+                                const[atom] = simplified
+                                self.defs.pop(atom)
+                            else:
+                                self.defs[atom] = simplified
+                    rest = [a for a in live if a not in const]
+                    if len(rest) > 1 or any(abs(l) in rest for a in rest for b in self.defs[a] for l in b):
+                        recursive.update(rest)
+        self.const = const
+        self.recursive = recursive
+        self.order = [a for comp in order for a in comp if a not in const and a not in inputs]
+        self.components = [[a for a in comp if a not in const and a not in inputs] for comp in order]
+        return self._finish()
+
+    def _finish(self) -> Circuit:
+        program, const = self.program, self.const
+        output_atoms = {atom for _, _, atom in program.outputs if atom not in const}
+        # Prune: keep atoms that reach an output.
+        keep: set[int] = set()
+        todo = [a for a in output_atoms if a not in self.input_slot]
+        while todo:
+            atom = todo.pop()
+            if atom in keep:
+                continue
+            keep.add(atom)
+            for body in self.defs.get(atom, ()):
+                for lit in body:
+                    if abs(lit) not in keep and abs(lit) not in self.input_slot:
+                        todo.append(abs(lit))
+        # Which atoms depend on a move (phase B)?
+        is_b: dict[int, bool] = {}
+        for comp in self.components:
+            comp = [a for a in comp if a in keep]
+            if not comp:
+                continue
+            flag = any(
+                (abs(l) in self.does_role) or is_b.get(abs(l), False)
+                for a in comp for b in self.defs[a] for l in b
+            )
+            for a in comp:
+                is_b[a] = flag
+        next_slot = 1 + len(self.fluents) + len(self.move_index)
+        alias: dict[int, Ref] = {atom: Ref(slot, False) for atom, slot in self.input_slot.items()}
+        for atom, value in const.items():
+            alias[atom] = TRUE_REF if value else FALSE_REF
+        statements_a: list[Statement] = []
+        statements_b: list[Statement] = []
+        slot_phase_b: dict[int, bool] = {}
+        by_content: dict[tuple[bool, tuple[Body, ...]], int] = {}
+        role_moves: list[list[int]] = [[] for _ in self.roles]
+        for atom, r in self.does_role.items():
+            role_moves[r].append(self.input_slot[atom])
+        for moves in role_moves:
+            moves.sort()
+        slot_role = {slot: self.does_role[atom] for atom, slot in self.input_slot.items() if atom in self.does_role}
+        does_or_cache: dict[frozenset[int], Ref] = {}
+
+        def emit(terms: tuple[Body, ...], phase_b: bool, force_slot: bool) -> Ref:
+            """A ref computing OR(terms); reuses an identical node or a lone literal."""
+            nonlocal next_slot
+            if not force_slot and len(terms) == 1 and len(terms[0]) == 1:
+                lit = terms[0][0]
+                return Ref(abs(lit), lit < 0)
+            key = (phase_b, terms)
+            found = by_content.get(key)
+            if found is not None:
+                return Ref(found, False)
+            slot = next_slot
+            next_slot += 1
+            by_content[key] = slot
+            (statements_b if phase_b else statements_a).append(Statement((slot,), (terms,), False))
+            slot_phase_b[slot] = phase_b
+            return Ref(slot, False)
+
+        def lit_of(ref: Ref) -> int:
+            return -ref.slot if ref.neg else ref.slot
+
+        def does_or(slots: frozenset[int]) -> Ref:
+            """OR over move slots, using one-hot moves per role: the shorter of the set or its complement."""
+            cached = does_or_cache.get(slots)
+            if cached is not None:
+                return cached
+            per_role: dict[int, set[int]] = defaultdict(set)
+            for slot in slots:
+                per_role[slot_role[slot]].add(slot)
+            parts: list[int] = []
+            for r, chosen in sorted(per_role.items()):
+                others = [s for s in role_moves[r] if s not in chosen]
+                if not others:
+                    does_or_cache[slots] = TRUE_REF
+                    return TRUE_REF
+                if len(others) < len(chosen):
+                    parts.append(-lit_of(emit(tuple((s,) for s in others), True, False)))
+                else:
+                    parts.extend(sorted(chosen))
+            ref = emit(tuple((p,) for p in sorted(parts)), True, False)
+            does_or_cache[slots] = ref
+            return ref
+
+        def canon(body: Body) -> Body | None:
+            lits: set[int] = set()
+            for lit in body:
+                ref = alias[abs(lit)]
+                if ref.slot == 0:
+                    if ref.neg != (lit < 0):  # constant true literal
+                        continue
+                    return None
+                value = -ref.slot if (ref.neg != (lit < 0)) else ref.slot
+                if -value in lits:
+                    return None
+                lits.add(value)
+            return tuple(sorted(lits))
+
+        def merge_moves(bodies: list[Body]) -> list[Body]:
+            """Rules that differ only in one move literal become rest AND OR(moves)."""
+            groups: dict[Body, set[int]] = defaultdict(set)
+            out: list[Body] = []
+            for body in bodies:
+                moves = [l for l in body if l > 0 and l in slot_role]
+                if len(moves) == 1:
+                    groups[tuple(l for l in body if l != moves[0])].add(moves[0])
+                else:
+                    out.append(body)
+            for rest, slots in groups.items():
+                if len(slots) == 1:
+                    out.append(tuple(sorted(rest + tuple(slots))))
+                    continue
+                ref = does_or(frozenset(slots))
+                if ref == TRUE_REF:
+                    out.append(rest)
+                else:
+                    out.append(tuple(sorted(rest + (lit_of(ref),))))
+            return out
+
+        for comp in self.components:
+            comp = [a for a in comp if a in keep]
+            if not comp:
+                continue
+            phase_b = is_b[comp[0]]
+            if comp[0] in self.recursive:
+                slots = []
+                for atom in comp:
+                    alias[atom] = Ref(next_slot, False)
+                    slots.append(next_slot)
+                    slot_phase_b[next_slot] = phase_b
+                    next_slot += 1
+                terms = []
+                for atom in comp:
+                    bodies = [b for b in (canon(b) for b in self.defs[atom]) if b is not None]
+                    terms.append(tuple(sorted(set(bodies))))
+                (statements_b if phase_b else statements_a).append(Statement(tuple(slots), tuple(terms), True))
+                continue
+            atom = comp[0]
+            bodies = [b for b in (canon(b) for b in self.defs[atom]) if b is not None]
+            if phase_b:
+                bodies = merge_moves(bodies)
+            if any(not b for b in bodies):
+                alias[atom] = TRUE_REF
+                continue
+            if not bodies:
+                alias[atom] = FALSE_REF
+                continue
+            alias[atom] = emit(tuple(sorted(set(bodies))), phase_b, atom in output_atoms)
+        n_slots = next_slot
+        statements_a, statements_b = _share_terms(statements_a, statements_b, n_slots)
+        n_slots = max([n_slots] + [s + 1 for st in statements_a + statements_b for s in st.slots])
+
+        def out_ref(atom: int) -> Ref:
+            return alias.get(atom, FALSE_REF)
+
+        legal = [FALSE_REF] * len(self.move_index)
+        terminal = FALSE_REF
+        goals: list[tuple[int, Term, Ref]] = []
+        sees: list[tuple[int, Term, Ref]] = []
+        nexts = [FALSE_REF] * len(self.fluents)
+        init = [False] * len(self.fluents)
+        role_index = {role: i for i, role in enumerate(self.roles)}
+        for kind, args, atom in program.outputs:
+            ref = out_ref(atom)
+            if kind == "terminal":
+                terminal = ref
+            elif kind == "next":
+                if args[0] in self.fluent_index:
+                    nexts[self.fluent_index[args[0]]] = ref
+            elif kind == "init":
+                if ref.slot != 0:
+                    raise CircuitError(f"{self.file}: init {args[0]} depends on the state")
+                if args[0] in self.fluent_index and ref.neg:
+                    init[self.fluent_index[args[0]]] = True
+            elif args[0] in role_index:
+                r = role_index[args[0]]
+                if kind == "legal":
+                    if (r, args[1]) in self.move_index:
+                        legal[self.move_index[(r, args[1])]] = ref
+                elif kind == "goal":
+                    goals.append((r, args[1], ref))
+                elif kind == "sees":
+                    sees.append((r, args[1], ref))
+        return Circuit(
+            fluents=self.fluents,
+            roles=self.roles,
+            moves=self.moves,
+            n_slots=n_slots,
+            phase_a=tuple(statements_a),
+            phase_b=tuple(statements_b),
+            legal=tuple(legal),
+            terminal=terminal,
+            goals=tuple(goals),
+            next=tuple(nexts),
+            sees=tuple(sees),
+            init=tuple(init),
+            ground_rules=len(program.rules),
+        )
+
+
+def _share_terms(
+    phase_a: list[Statement], phase_b: list[Statement], n_slots: int
+) -> tuple[list[Statement], list[Statement]]:
+    """Hoist AND terms (two or more literals) used by several non-recursive statements into one slot."""
+    counts: dict[Body, int] = defaultdict(int)
+    for statement in phase_a + phase_b:
+        if statement.recursive:
+            continue
+        for body in statement.terms[0]:
+            if len(body) >= 2:
+                counts[body] += 1
+    shared = {body for body, count in counts.items() if count >= 2}
+    if not shared:
+        return phase_a, phase_b
+    slot_of: dict[Body, int] = {}
+    next_slot = n_slots
+
+    def rewrite(statements: list[Statement]) -> list[Statement]:
+        nonlocal next_slot
+        out: list[Statement] = []
+        for statement in statements:
+            if statement.recursive:
+                out.append(statement)
+                continue
+            terms: list[Body] = []
+            for body in statement.terms[0]:
+                if body in shared:
+                    slot = slot_of.get(body)
+                    if slot is None:
+                        slot = slot_of[body] = next_slot
+                        next_slot += 1
+                        out.append(Statement((slot,), ((body,),), False))
+                    terms.append((slot,))
+                else:
+                    terms.append(body)
+            out.append(Statement(statement.slots, (tuple(terms),), False))
+        return out
+
+    return rewrite(phase_a), rewrite(phase_b)
+
+
+def build_circuit(program: GroundProgram, roles: tuple[Term, ...], file: str = "<game>") -> Circuit:
+    """The simplified circuit of a ground program; raises :class:`CircuitError` if it is not stratified."""
+    circuit = _Builder(program, roles, file).build()
+    statements, literals = circuit.size()
+    log.info("%s: circuit of %d statements, %d literals from %d ground rules", file, statements, literals, len(program.rules))
+    return circuit

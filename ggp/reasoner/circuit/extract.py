@@ -1,0 +1,113 @@
+"""Ground a game once with clingo and read its ground program through the observer interface.
+
+The result, :class:`GroundProgram`, is plain data (program atoms are positive ints, body literals are
+signed ints): the circuit builder never sees a ``clingo.Symbol``. Output atoms are mapped back to terms
+with :func:`~ggp.reasoner.asp.symbol_to_term`; clingo reports an output atom it decided true while
+grounding as atom ``0``, which is kept as the fact marker :data:`TRUE_ATOM`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import clingo
+
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Description, Term
+from ggp.reasoner.asp import symbol_to_term
+from ggp.reasoner.clingo_machine import GroundingLimits, _isolated_domain, compute_domain, main_program
+
+log = logging.getLogger(__name__)
+
+TRUE_ATOM = 0
+"""The atom number clingo uses for an output atom that is a fact."""
+
+OUTPUT_KINDS = ("legal", "next", "terminal", "goal", "init", "sees")
+
+
+class CircuitError(ReasonerError):
+    """The game cannot be compiled to a circuit (too large, unstratified, unsupported rules)."""
+
+
+class CircuitTooLargeError(CircuitError):
+    """The ground program has more rules than the configured node limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroundProgram:
+    """A game's ground program: rules over program atoms, its inputs and its outputs.
+
+    ``rules`` are ``(head, body)`` pairs whose body literals are signed atoms; ``true_atoms`` and
+    ``does_atoms`` are the external inputs; ``outputs`` lists ``(kind, arguments, atom)`` for every
+    shown atom, where ``atom`` is :data:`TRUE_ATOM` for a fact.
+    """
+
+    rules: tuple[tuple[int, tuple[int, ...]], ...]
+    true_atoms: tuple[tuple[Term, int], ...]
+    does_atoms: tuple[tuple[Term, Term, int], ...]
+    outputs: tuple[tuple[str, tuple[Term, ...], int], ...]
+
+
+class _Observer:
+    """Collects the ground rules; refuses choice, disjunctive, constraint and weight rules."""
+
+    def __init__(self, max_rules: int, file: str) -> None:
+        self.rules: list[tuple[int, tuple[int, ...]]] = []
+        self.outputs: list[tuple[clingo.Symbol, int]] = []
+        self._max_rules = max_rules
+        self._file = file
+
+    def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
+        if choice or len(head) != 1:
+            raise CircuitError(f"{self._file}: the ground program has a rule a circuit cannot express")
+        self.rules.append((head[0], tuple(body)))
+        if len(self.rules) > self._max_rules:
+            raise CircuitTooLargeError(
+                f"{self._file}: the ground program has more than {self._max_rules:,} rules (the circuit node limit)"
+            )
+
+    def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int, body: Sequence[tuple[int, int]]) -> None:
+        raise CircuitError(f"{self._file}: the ground program has a weight rule a circuit cannot express")
+
+    def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
+        self.outputs.append((symbol, atom))
+
+
+def _clingo_logger(code: clingo.MessageCode, message: str) -> None:
+    log.debug("clingo %s: %s", code, message.strip())
+
+
+def ground_program(description: Description, limits: GroundingLimits, max_rules: int) -> GroundProgram:
+    """Ground the game's main program once and return it as plain data.
+
+    Raises :class:`CircuitTooLargeError` beyond ``max_rules`` ground rules, :class:`CircuitError` for
+    rules a circuit cannot express and :class:`ReasonerError` when grounding exceeds ``limits``.
+    """
+    if limits.isolate:
+        fluents, moves = _isolated_domain(description, limits)
+    else:
+        fluents, moves = compute_domain(description, limits.max_atoms)
+    ctl = clingo.Control(["--warn=none"], logger=_clingo_logger)
+    observer = _Observer(max_rules, description.file)
+    ctl.register_observer(observer)  # type: ignore[arg-type]  # duck-typed, as clingo documents
+    ctl.add("base", [], main_program(description, fluents, moves))
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:  # clingo wraps exceptions raised in observer callbacks
+        raise CircuitError(f"{description.file}: grounding for the circuit failed: {exc}") from exc
+    true_atoms: list[tuple[Term, int]] = []
+    for atom in ctl.symbolic_atoms.by_signature("true", 1):
+        if atom.is_external:
+            true_atoms.append((symbol_to_term(atom.symbol.arguments[0]), atom.literal))
+    does_atoms: list[tuple[Term, Term, int]] = []
+    for atom in ctl.symbolic_atoms.by_signature("does", 2):
+        if atom.is_external:
+            args = atom.symbol.arguments
+            does_atoms.append((symbol_to_term(args[0]), symbol_to_term(args[1]), atom.literal))
+    outputs: list[tuple[str, tuple[Term, ...], int]] = []
+    for symbol, program_atom in observer.outputs:
+        if symbol.type == clingo.SymbolType.Function and symbol.name in OUTPUT_KINDS:
+            outputs.append((symbol.name, tuple(symbol_to_term(arg) for arg in symbol.arguments), program_atom))
+    return GroundProgram(tuple(observer.rules), tuple(true_atoms), tuple(does_atoms), tuple(outputs))

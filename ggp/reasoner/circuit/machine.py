@@ -1,0 +1,504 @@
+"""CircuitStateMachine: the StateMachine protocol answered by a compiled Boolean circuit.
+
+It agrees with :class:`~ggp.reasoner.clingo_machine.ClingoStateMachine` query for query (same role
+order, moves sorted by KIF text, same goals, terminal and next states) and adds a batch API over numpy
+bit arrays and whole random playouts run inside the evaluator.
+
+>>> from ggp.gdl.parser import parse_kif
+>>> from ggp.reasoner.clingo_machine import GroundingLimits
+>>> game = parse_kif('''(role a) (init (count 0)) (<= (legal a step) (true (count 0)))
+...   (<= (next (count 1)) (does a step)) (<= terminal (true (count 1))) (goal a 100)''')
+>>> machine = CircuitStateMachine(game, GroundingLimits(isolate=False))
+>>> state = machine.initial_state()
+>>> machine.legal_moves(state, machine.roles[0])
+(Const(name='step'),)
+>>> machine.random_playouts(100, seed=1, batch=64).mean_depth
+1.0
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ggp.errors import IllegalMoveError, ReasonerError
+from ggp.gdl.terms import Description, Term
+from ggp.reasoner.circuit.build import Circuit, build_circuit
+from ggp.reasoner.circuit.evaluate import Evaluator, EvaluatorKind, make_evaluator, pack_bits, unpack_bits
+from ggp.reasoner.circuit.extract import CircuitError, ground_program
+from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits, StateInfo
+from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_NODES = 500_000
+"""Ground rules beyond which a game is not compiled (the clingo engine is used instead)."""
+
+DEFAULT_MAX_DEPTH = 1000
+"""Joint moves after which a random playout is cut (as ``ggp.reasoner.playouts`` and ``ggp bench`` do)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayoutSummary:
+    """Result of a batch of random playouts.
+
+    ``states`` counts every state visited (initial and final included); ``mean_depth`` is joint moves
+    per playout; ``goal_sums`` is each role's summed goal value (0 where a role has no goal); ``cut``
+    playouts hit the depth limit and ``stuck`` ones reached a non-terminal state where a role had no
+    legal move. It is also a sequence of the playouts' depths (in finishing order), which is what
+    ``ggp bench --batch`` consumes.
+    """
+
+    playouts: int
+    states: int
+    mean_depth: float
+    goal_sums: tuple[float, ...]
+    cut: int
+    stuck: int
+    seconds: float
+    depths: tuple[int, ...] = field(repr=False, default=())
+    goals: tuple[tuple[int, ...], ...] = field(repr=False, default=())
+
+    @property
+    def mean_goals(self) -> tuple[float, ...]:
+        """Each role's mean goal value over the playouts."""
+        return tuple(s / self.playouts for s in self.goal_sums) if self.playouts else tuple(0.0 for _ in self.goal_sums)
+
+    def __len__(self) -> int:
+        return len(self.depths)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.depths)
+
+    def __getitem__(self, index: int) -> int:
+        return self.depths[index]
+
+
+class _Entry(NamedTuple):
+    legal: tuple[tuple[Move, ...], ...]
+    terminal: bool
+    goal_values: tuple[tuple[Term, ...], ...]
+    ids: list[list[int]]  # per role, the global indices of the legal moves
+    key: int
+
+
+class CircuitStateMachine:
+    """A :class:`~ggp.reasoner.machine.StateMachine` evaluating the game's compiled circuit.
+
+    Construction grounds the game once with clingo, builds and simplifies the circuit and loads the
+    evaluator (C when a compiler exists, else numpy; ``evaluator`` forces one). Raises
+    :class:`~ggp.reasoner.circuit.extract.CircuitTooLargeError` beyond ``max_nodes`` ground rules,
+    :class:`CircuitError` for games a circuit cannot express, :class:`ReasonerError` for grounding
+    failures and :class:`IllegalMoveError` for an illegal joint move. A lock makes queries thread-safe.
+    """
+
+    def __init__(
+        self,
+        description: Description,
+        limits: GroundingLimits | None = None,
+        *,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        evaluator: EvaluatorKind = "auto",
+        cache_dir: Path | None = None,
+        cache_size: int = 4096,
+    ) -> None:
+        started = time.perf_counter()
+        self.description = description
+        roles = description.roles
+        if not roles:
+            raise ReasonerError(f"{description.file}: the game defines no role")
+        self._roles: tuple[Role, ...] = tuple(roles)
+        self._role_index = {role: i for i, role in enumerate(self._roles)}
+        program = ground_program(description, limits or GroundingLimits(), max_nodes)
+        self.circuit: Circuit = build_circuit(program, self._roles, description.file)
+        self.evaluator: Evaluator = make_evaluator(self.circuit, evaluator, cache_dir)
+        c = self.circuit
+        self._fluent_index = {f: i for i, f in enumerate(c.fluents)}
+        self._offsets = c.move_offsets()
+        self._move_index = [{m: i for i, m in enumerate(moves)} for moves in c.moves]
+        self._goal_roles = [g[0] for g in c.goals]
+        self._goal_terms = [g[1] for g in c.goals]
+        self._lock = threading.RLock()
+        self._info_cache: OrderedDict[State, _Entry] = OrderedDict()
+        self._cache_size = cache_size
+        # States are converted to packed ints ("keys", bit f = fluent f) once and remembered; successor
+        # states are built from their parent by set operations on pre-hashed singletons, because
+        # hashing terms is what dominates a Python-level query.
+        self._singletons = [frozenset((f,)) for f in c.fluents]
+        self._flat_moves = [move for moves in c.moves for move in moves]
+        self._move_by_id = {id(move): i for i, move in enumerate(self._flat_moves)}
+        self._no_goals: tuple[tuple[Term, ...], ...] = tuple(() for _ in self._roles)
+        self._keys: OrderedDict[State, int] = OrderedDict()
+        self._key_limit = max(4 * cache_size, 4096)
+        self._initial = State(frozenset(f for f, on in zip(c.fluents, c.init) if on))
+        self._remember(self._initial, sum(1 << i for i, on in enumerate(c.init) if on))
+        self._init_bits = np.array(c.init, dtype=np.uint8)
+        self.compile_seconds = time.perf_counter() - started
+        log.info(
+            "%s: circuit machine ready in %.2f s (%s evaluator, %d fluents, %d moves)",
+            description.file, self.compile_seconds, self.evaluator.name, c.n_fluents, c.n_moves,
+        )
+
+    @classmethod
+    def from_kif(cls, text: str, file: str = "<string>", limits: GroundingLimits | None = None) -> CircuitStateMachine:
+        from ggp.gdl.parser import parse_kif
+
+        return cls(parse_kif(text, file), limits)
+
+    # --- conversions ----------------------------------------------------------------------------
+
+    def _indices(self, state: State) -> list[int]:
+        try:
+            return [self._fluent_index[fact] for fact in state.facts]
+        except KeyError:
+            unknown = sorted(str(f) for f in state.facts if f not in self._fluent_index)
+            raise ReasonerError(f"{self.description.file}: fluent {unknown[0]} can never hold in this game") from None
+
+    def _state_of(self, indices: Sequence[int]) -> State:
+        fluents = self.circuit.fluents
+        return State(frozenset(fluents[i] for i in indices))
+
+    def _remember(self, state: State, key: int) -> None:
+        keys = self._keys
+        keys[state] = key
+        if len(keys) > self._key_limit:
+            keys.popitem(last=False)
+
+    def _key(self, state: State) -> int:
+        key = self._keys.get(state)
+        if key is None:
+            key = 0
+            for index in self._indices(state):
+                key |= 1 << index
+            self._remember(state, key)
+        return key
+
+    def _successor(self, state: State, key: int, new_key: int) -> State:
+        """The State for ``new_key``, derived from ``state`` (whose key is ``key``) by set differences."""
+        facts = state.facts
+        changed = key ^ new_key
+        if changed:
+            singletons = self._singletons
+            removed, added = key & changed, new_key & changed
+            if removed:
+                facts = facts.difference(*[singletons[i] for i in _bits(removed)])
+            if added:
+                facts = facts.union(*[singletons[i] for i in _bits(added)])
+        successor = State(facts)
+        self._remember(successor, new_key)
+        return successor
+
+    # --- StateMachine protocol --------------------------------------------------------------------
+
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        return self._roles
+
+    def initial_state(self) -> State:
+        return self._initial
+
+    def state_info(self, state: State) -> StateInfo:
+        """Legal moves, terminal and goal values of ``state`` (cached)."""
+        entry = self._entry(state)
+        return StateInfo(entry.legal, entry.terminal, entry.goal_values)
+
+    def _entry(self, state: State) -> _Entry:
+        """What the machine knows of a state: its queries' answers, legal move indices and key (cached)."""
+        cached = self._info_cache.get(state)
+        if cached is not None:
+            return cached
+        key = self._key(state)
+        with self._lock:
+            legal_ids, terminal, goal_flags = self.evaluator.single_info(key)
+        # Ascending global indices are role-major and sorted within a role: cut at the role offsets.
+        ids: list[list[int]] = []
+        start = 0
+        for end_offset in self._offsets[1:]:
+            end = bisect.bisect_left(legal_ids, end_offset, start)
+            ids.append(legal_ids[start:end])
+            start = end
+        ids.append(legal_ids[start:])
+        flat = self._flat_moves
+        legal = tuple(tuple([flat[m] for m in role_ids]) for role_ids in ids)
+        if any(goal_flags):
+            goals: list[list[Term]] = [[] for _ in self._roles]
+            for k, on in enumerate(goal_flags):
+                if on:
+                    goals[self._goal_roles[k]].append(self._goal_terms[k])
+            goal_values = tuple(tuple(g) for g in goals)
+        else:
+            goal_values = self._no_goals
+        entry = _Entry(legal, terminal, goal_values, ids, key)
+        cache = self._info_cache
+        cache[state] = entry
+        if len(cache) > self._cache_size:
+            cache.popitem(last=False)
+        return entry
+
+    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
+        try:
+            index = self._role_index[role]
+        except KeyError:
+            raise ValueError(f"unknown role {str(role)!r}") from None
+        return self._entry(state).legal[index]
+
+    def legal_joint_moves(self, state: State) -> list[JointMove]:
+        return joint_moves_product(self._entry(state).legal)
+
+    def is_terminal(self, state: State) -> bool:
+        return self._entry(state).terminal
+
+    def goal_values(self, state: State) -> tuple[tuple[Term, ...], ...]:
+        """Every goal value derived for each role (normally exactly one)."""
+        return self._entry(state).goal_values
+
+    def goals(self, state: State) -> tuple[int, ...]:
+        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
+        values = []
+        for role, found in zip(self._roles, self._entry(state).goal_values):
+            if len(found) != 1:
+                shown = ", ".join(sorted(str(v) for v in found)) or "none"
+                raise ReasonerError(
+                    f"{self.description.file}: role {role} has {len(found)} goal values ({shown}) in state {state}"
+                )
+            try:
+                values.append(int(str(found[0])))
+            except ValueError:
+                raise ReasonerError(f"{self.description.file}: goal value {found[0]} of role {role} is not an integer") from None
+        return tuple(values)
+
+    def _move_ids(self, state: State, entry: _Entry, joint_move: JointMove) -> list[int]:
+        if len(joint_move) != len(self._roles):
+            raise IllegalMoveError(f"a joint move needs {len(self._roles)} moves, got {len(joint_move)}")
+        chosen = []
+        by_id = self._move_by_id
+        ids = entry.ids
+        for index, move in enumerate(joint_move):
+            # Moves taken from legal_moves() are the machine's own objects: find them by identity,
+            # since hashing or comparing terms costs more than the whole circuit evaluation.
+            global_index = by_id.get(id(move))
+            if global_index is None or self._flat_moves[global_index] is not move:
+                local = self._move_index[index].get(move)
+                global_index = None if local is None else self._offsets[index] + local
+            if global_index is None or global_index not in ids[index]:
+                raise IllegalMoveError(f"{move} is not a legal move for {self._roles[index]} in state {state}")
+            chosen.append(global_index)
+        return chosen
+
+    def next_state(self, state: State, joint_move: JointMove) -> State:
+        entry = self._entry(state)
+        moves = self._move_ids(state, entry, joint_move)
+        with self._lock:
+            new_key, _ = self.evaluator.single_next(entry.key, moves)
+        return self._successor(state, entry.key, new_key)
+
+    def next_state_and_percepts(self, state: State, joint_move: JointMove) -> tuple[State, tuple[frozenset[Term], ...]]:
+        """The successor state and what each role sees (GDL-II ``sees``) after ``joint_move``."""
+        entry = self._entry(state)
+        moves = self._move_ids(state, entry, joint_move)
+        with self._lock:
+            new_key, sees_flags = self.evaluator.single_next(entry.key, moves)
+        percepts: list[set[Term]] = [set() for _ in self._roles]
+        for (r, term, _), on in zip(self.circuit.sees, sees_flags):
+            if on:
+                percepts[r].add(term)
+        return self._successor(state, entry.key, new_key), tuple(frozenset(p) for p in percepts)
+
+    # --- extras ----------------------------------------------------------------------------------
+
+    @property
+    def fluent_domain(self) -> frozenset[Term]:
+        """Every fluent that can ever hold (an over-approximation)."""
+        return frozenset(self.circuit.fluents)
+
+    def move_domain(self, role: Role) -> frozenset[Move]:
+        """Every move the role can ever make (an over-approximation)."""
+        return frozenset(self.circuit.moves[self._role_index[role]])
+
+    @property
+    def fluents(self) -> tuple[Term, ...]:
+        """The fluents in bit order: column ``i`` of a state array is ``fluents[i]``."""
+        return self.circuit.fluents
+
+    @property
+    def moves(self) -> tuple[tuple[Role, Move], ...]:
+        """(role, move) in column order of :meth:`legal_mask` (role-major, moves sorted by KIF text)."""
+        return tuple((role, move) for role, moves in zip(self._roles, self.circuit.moves) for move in moves)
+
+    # --- packed states (for searches that keep their own tables) ----------------------------------
+
+    def state_key(self, state: State) -> int:
+        """The packed form of a state: an int with bit ``i`` set when ``fluents[i]`` holds."""
+        return self._key(state)
+
+    def key_state(self, key: int) -> State:
+        """The State of a packed key (inverse of :meth:`state_key`)."""
+        return self._state_of(_bits(key))
+
+    def key_info(self, key: int) -> tuple[list[int], bool, list[bool]]:
+        """Legal moves (indices into :attr:`moves`, ascending), terminal flag and goal flags (one per
+        ``circuit.goals`` entry) of a packed state. No checks and no caching: the fastest query."""
+        with self._lock:
+            return self.evaluator.single_info(key)
+
+    def key_next(self, key: int, move_indices: Sequence[int]) -> int:
+        """The packed successor after one move per role (indices into :attr:`moves`), unchecked."""
+        with self._lock:
+            return self.evaluator.single_next(key, move_indices)[0]
+
+    # --- batch API ---------------------------------------------------------------------------------
+
+    def states_to_bits(self, states: Sequence[State]) -> npt.NDArray[np.bool_]:
+        """(batch, fluents) booleans for the given states."""
+        bits = np.zeros((len(states), self.circuit.n_fluents), dtype=bool)
+        for row, state in enumerate(states):
+            bits[row, self._indices(state)] = True
+        return bits
+
+    def bits_to_states(self, bits: npt.NDArray[np.bool_]) -> list[State]:
+        """Inverse of :meth:`states_to_bits`."""
+        return [self._state_of(np.flatnonzero(row).tolist()) for row in bits]
+
+    def _check(self, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        states = np.asarray(states, dtype=bool)
+        if states.ndim != 2 or states.shape[1] != self.circuit.n_fluents:
+            raise ValueError(f"states must have shape (batch, {self.circuit.n_fluents}), got {states.shape}")
+        return states
+
+    def legal_mask(self, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """(batch, moves) booleans: which moves (columns as in :attr:`moves`) are legal in each state."""
+        states = self._check(states)
+        with self._lock:
+            out = self.evaluator.evaluate(pack_bits(states), None)
+        return unpack_bits(out.legal, states.shape[0])
+
+    def terminal(self, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """(batch,) booleans: which states are terminal."""
+        states = self._check(states)
+        with self._lock:
+            out = self.evaluator.evaluate(pack_bits(states), None)
+        return unpack_bits(out.terminal[None, :], states.shape[0])[:, 0]
+
+    def goals_batch(self, states: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        """(batch, roles) goal values (the first integer goal derived; 0 where none is)."""
+        states = self._check(states)
+        with self._lock:
+            out = self.evaluator.evaluate(pack_bits(states), None)
+        flags = unpack_bits(out.goals, states.shape[0])
+        result = np.zeros((states.shape[0], len(self._roles)), dtype=np.int64)
+        done = np.zeros_like(result, dtype=bool)
+        for k, (r, term, _) in enumerate(self.circuit.goals):
+            try:
+                value = int(str(term))
+            except ValueError:
+                continue
+            hit = flags[:, k] & ~done[:, r]
+            result[hit, r] = value
+            done[hit, r] = True
+        return result
+
+    def next_states(self, states: npt.NDArray[np.bool_], joint_moves: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
+        """(batch, fluents) successors; ``joint_moves`` is (batch, roles) of per-role move indices.
+
+        A move index counts within its role (``circuit.moves[r]``). Raises :class:`IllegalMoveError`
+        when a chosen move is not legal in its state.
+        """
+        states = self._check(states)
+        joint = np.asarray(joint_moves, dtype=np.int64)
+        batch = states.shape[0]
+        if joint.shape != (batch, len(self._roles)):
+            raise ValueError(f"joint_moves must have shape ({batch}, {len(self._roles)}), got {joint.shape}")
+        does = np.zeros((batch, self.circuit.n_moves), dtype=bool)
+        for r, moves in enumerate(self.circuit.moves):
+            column = joint[:, r]
+            if ((column < 0) | (column >= len(moves))).any():
+                raise IllegalMoveError(f"a move index of role {self._roles[r]} is out of range")
+            does[np.arange(batch), self._offsets[r] + column] = True
+        with self._lock:
+            out = self.evaluator.evaluate(pack_bits(states), pack_bits(does))
+        legal = unpack_bits(out.legal, batch)
+        bad = np.flatnonzero((does & ~legal).any(axis=1))
+        if bad.size:
+            raise IllegalMoveError(f"joint move {joint[bad[0]].tolist()} is not legal in batch state {bad[0]}")
+        assert out.next is not None
+        return unpack_bits(out.next, batch)
+
+    def random_playouts(
+        self, n: int, seed: int = 0, batch: int = 256, *, start: State | None = None, max_depth: int = DEFAULT_MAX_DEPTH
+    ) -> PlayoutSummary:
+        """Run ``n`` uniformly random playouts (from ``start`` or the initial state), ``batch`` at a time.
+
+        Finished playouts are refilled so ``batch`` keep running (rounded up to a multiple of 64); the
+        same seed and batch repeat the run. A playout is cut after ``max_depth`` joint moves.
+        """
+        if n < 0 or batch < 1 or max_depth < 0:
+            raise ValueError("n and max_depth must be >= 0 and batch >= 1")
+        if start is None:
+            start_bits = self._init_bits
+        else:
+            start_bits = np.zeros(self.circuit.n_fluents, dtype=np.uint8)
+            start_bits[self._indices(start)] = 1
+        nwords = max(1, -(-min(batch, max(n, 1)) // 64))
+        began = time.perf_counter()
+        with self._lock:
+            stats = self.evaluator.playouts(n, seed, nwords, max_depth, start_bits, record=True)
+        seconds = time.perf_counter() - began
+        assert stats.depths is not None and stats.goals is not None
+        return PlayoutSummary(
+            playouts=stats.playouts,
+            states=stats.states,
+            mean_depth=stats.depth_sum / stats.playouts if stats.playouts else 0.0,
+            goal_sums=stats.goal_sums,
+            cut=stats.cut,
+            stuck=stats.stuck,
+            seconds=seconds,
+            depths=tuple(stats.depths.tolist()),
+            goals=tuple(tuple(row) for row in stats.goals.tolist()),
+        )
+
+    def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
+        """Goals (role order) of ``n`` random playouts from ``state``, run in one batch.
+
+        This is the batch hook of ``ggp.reasoner.playouts``; ``seed`` may be a ``random.Random``, which is
+        advanced by one draw. The mean is ``random_playouts(n, seed, start=state).mean_goals``.
+        """
+        if isinstance(seed, random.Random):
+            seed = seed.getrandbits(63)
+        summary = self.random_playouts(n, seed, batch=min(max(n, 1), 256), start=state)
+        return list(summary.goals)
+
+
+def _bits(value: int) -> list[int]:
+    """Indices of the set bits of a non-negative int, ascending."""
+    out = []
+    while value:
+        low = value & -value
+        out.append(low.bit_length() - 1)
+        value ^= low
+    return out
+
+
+def make_fast_machine(
+    description: Description,
+    limits: GroundingLimits | None = None,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    evaluator: EvaluatorKind = "auto",
+) -> CircuitStateMachine | ClingoStateMachine:
+    """The circuit machine, or the clingo one (with a logged notice) when the game cannot be compiled."""
+    try:
+        return CircuitStateMachine(description, limits, max_nodes=max_nodes, evaluator=evaluator)
+    except CircuitError as exc:
+        log.warning("%s; using the clingo engine instead", exc)
+        return ClingoStateMachine(description, limits)

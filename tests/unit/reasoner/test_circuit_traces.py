@@ -1,0 +1,70 @@
+"""The circuit engine replays the ggp-base reference traces of ../shared/traces.
+
+Building a machine (grounding plus circuit construction) dominates the time: the whole corpus takes
+tens of minutes. The default run therefore replays :data:`DEFAULT_GAMES` (small, varied games: several
+roles, simultaneous moves, puzzles) with the interpreted evaluator and the three benchmark games with
+the compiled one. ``GGP_CIRCUIT_ALL_TRACES=1`` replays every playout of every trace, skipping only
+games over the engine's default node limit (those fall back to clingo in ``make_fast_machine``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ggp.errors import ReasonerError
+from ggp.files import load_kif
+from ggp.reasoner.circuit import CircuitStateMachine, CircuitTooLargeError
+from ggp.reasoner.circuit.compiler import find_compiler
+from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
+from ggp.reasoner.traces import load_trace, replay_trace
+from tests.conftest import CORPUS, TRACES, needs_shared
+from tests.unit.reasoner.circuit_support import LOCAL
+
+DEFAULT_GAMES = (
+    "3pConnectFour", "asteroids", "beatMania", "blocker", "blocks2player", "bunk_t", "buttons",
+    "chickentictactoe", "chomp", "circlesolitaire", "coins", "coins_atomic", "conn4", "connectFour_9x6",
+    "connectFourSimultaneous", "copolymer_4", "tictactoe_3d_small_2player",
+)
+
+FULL = os.environ.get("GGP_CIRCUIT_ALL_TRACES") == "1"
+
+COMPILED = ("ticTacToe", "connectFour", "breakthrough")
+
+
+def _traces() -> list[Path]:
+    if not TRACES.is_dir():
+        return []
+    games = [t for t in sorted(TRACES.glob("*.json")) if (CORPUS / f"{t.stem}.kif").is_file()]
+    return games if FULL else [t for t in games if t.stem in DEFAULT_GAMES]
+
+
+def _replay(trace_path: Path, evaluator: EvaluatorKind, max_nodes: int) -> None:
+    try:
+        machine = CircuitStateMachine(load_kif(CORPUS / f"{trace_path.stem}.kif"), LOCAL, evaluator=evaluator,
+                                      max_nodes=max_nodes)
+    except CircuitTooLargeError:
+        pytest.skip(f"over {max_nodes:,} ground rules (GGP_CIRCUIT_ALL_TRACES=1 replays it)")
+    except ReasonerError as exc:
+        pytest.skip(f"the game cannot be grounded: {exc}")  # the clingo engine refuses it too
+    trace = load_trace(trace_path)
+    result = replay_trace(machine, trace)
+    assert result.ok, f"{trace_path.name}: {result.summary()}"
+    assert result.total > 0
+
+
+@pytest.mark.parametrize("trace_path", needs_shared(_traces()), ids=lambda p: getattr(p, "stem", "none"))
+def test_the_interpreted_circuit_replays_the_reference_trace(trace_path: Path) -> None:
+    _replay(trace_path, "interpreter", DEFAULT_MAX_NODES)
+
+
+@pytest.mark.skipif(find_compiler() is None, reason="no c compiler")
+@pytest.mark.parametrize(
+    "trace_path", needs_shared([TRACES / f"{key}.json" for key in COMPILED if (TRACES / f"{key}.json").is_file()]),
+    ids=lambda p: getattr(p, "stem", "none"),
+)
+def test_the_compiled_circuit_replays_the_reference_trace(trace_path: Path) -> None:
+    _replay(trace_path, "c", DEFAULT_MAX_NODES)
