@@ -8,7 +8,7 @@ budgets, seeded). A level counts as solved when the game ends with goal 100 (eve
 within the step limit. It also plays one level through the game manager (``ggp match``: a
 built-in player served over HTTP with start and play clocks, and the manager's own random player)
 to show that the translated levels play through the manager too. The tables are printed and
-written to ``docs/readme/sokoban_play.md``; the levels and their GDL go to ``--work``.
+written to ``docs/sokoban_play.md``; the levels and their GDL go to ``--work``.
 
 Usage: python benchmarks/sokoban_play.py [--count 20] [--size 6x6] [--boxes 2] [--seed 0] [--runs 1]
 """
@@ -38,7 +38,7 @@ from translators.sokoban.level import levels_to_text
 from translators.sokoban.to_gdl import translate
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "docs" / "readme" / "sokoban_play.md"
+DEFAULT_OUT = ROOT / "docs" / "sokoban_play.md"
 DEFAULT_WORK = ROOT / "benchmarks" / "results" / "sokoban_play"
 
 PLAYERS: tuple[str, ...] = (

@@ -7,7 +7,7 @@ builds for the game, else ``clingo``. The score is wins plus half the draws per 
 interval is Wilson's score interval on that fraction (draws counted as half a win, an
 approximation). Results go to a JSON-lines file as each matchup finishes, so an interrupted run
 resumes where it stopped (``--fresh`` starts over); the markdown table is printed and written to
-``docs/readme/strength.md``.
+``docs/strength.md``.
 
 Usage: python benchmarks/strength.py [--games 50] [--only ticTacToe] [--seed 0] [--fresh]
 """
@@ -33,7 +33,7 @@ from ggp.reasoner.machine import StateMachine
 from players.registry import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "docs" / "readme" / "strength.md"
+DEFAULT_OUT = ROOT / "docs" / "strength.md"
 DEFAULT_RESULTS = ROOT / "benchmarks" / "results" / "strength.jsonl"
 
 
