@@ -35,13 +35,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import clingo
 
 from ggp.errors import IllegalMoveError, ReasonerError
-from ggp.gdl.terms import Description, Term
-from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term, term_to_symbol
+from ggp.gdl.terms import Description, Rule, Term, atoms_of
+from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
 
 log = logging.getLogger(__name__)
@@ -50,6 +50,9 @@ _TRUE_DOM = "ggp_tdom"
 _DOES_DOM = "ggp_ddom"
 _RELAXED_TRUE = "ggp_rtrue"
 _RELAXED_DOES = "ggp_rdoes"
+
+_STATE_TARGETS = frozenset({"legal", "terminal", "goal", "init", "role"})
+_NEXT_TARGETS = frozenset({"next", "sees", "role"})
 
 _SHOWN = """
 #show legal/2. #show next/1. #show terminal/0. #show goal/2. #show init/1. #show sees/2.
@@ -113,11 +116,16 @@ def compute_domain(description: Description, max_atoms: int) -> tuple[list[str],
     return fluents, moves
 
 
-def main_program(description: Description, fluent_facts: Sequence[str], move_facts: Sequence[str]) -> str:
-    """The game's rules plus the external declarations over the given domains."""
+def main_program(
+    description: Description,
+    fluent_facts: Sequence[str],
+    move_facts: Sequence[str],
+    rules: Sequence[Rule] | None = None,
+) -> str:
+    """The game's rules (or the given subset) plus the external declarations over the given domains."""
     return "\n".join(
         [
-            rules_to_asp(description.rules),
+            rules_to_asp(description.rules if rules is None else rules),
             *fluent_facts,
             *move_facts,
             f"#external true(F) : {_TRUE_DOM}(F). [false]",
@@ -213,16 +221,234 @@ class StateInfo:
     goal_values: tuple[tuple[Term, ...], ...]
 
 
+def goals_from_values(
+    file: str, roles: Sequence[Role], goal_values: Sequence[Sequence[Term]], state: State
+) -> tuple[int, ...]:
+    """One integer goal per role from the raw goal values; ReasonerError when a role has none, several or a non-integer."""
+    values = []
+    for role, found in zip(roles, goal_values):
+        if len(found) != 1:
+            shown = ", ".join(sorted(str(v) for v in found)) or "none"
+            raise ReasonerError(f"{file}: role {role} has {len(found)} goal values ({shown}) in state {state}")
+        try:
+            values.append(int(str(found[0])))
+        except ValueError:
+            raise ReasonerError(f"{file}: goal value {found[0]} of role {role} is not an integer") from None
+    return tuple(values)
+
+
+def _relations_needed(description: Description, targets: frozenset[str]) -> frozenset[str]:
+    """The relation names the ``targets`` depend on (themselves included), following rule bodies."""
+    uses: dict[str, set[str]] = {}
+    for rule in description.rules:
+        body = uses.setdefault(rule.head.name, set())
+        for literal in rule.body:
+            body.update(atom.name for atom, _ in atoms_of(literal))
+    needed = set(targets)
+    stack = list(targets)
+    while stack:
+        for name in uses.get(stack.pop(), ()):
+            if name not in needed:
+                needed.add(name)
+                stack.append(name)
+    return frozenset(needed)
+
+
+def _symbol_ids(model: clingo.Model) -> list[int]:
+    """The ids of the model's shown symbols, read without building a Symbol object for each.
+
+    clingo interns symbols, so the id (``Symbol._rep``) identifies a symbol for the life of the
+    process; reading the raw id array is several times faster than iterating Symbols.
+    """
+    sequence = model.symbols(shown=True)
+    raw = getattr(sequence, "_p_symbols", None)
+    if raw is not None:
+        return list(raw)
+    return [symbol._rep for symbol in sequence]  # pragma: no cover - other clingo versions
+
+
+QueryMode = Literal["auto", "grounded", "fresh"]
+"""How queries are answered: by the one grounding, by grounding per query, or the faster (timed)."""
+
+_TRIALS = 3
+"""Queries a part answers both ways before it settles on the faster mode (see :class:`_Part`)."""
+
+_GROUND_TO_FRESH = 20
+"""A part whose grounding took this many times longer than one fresh query goes fresh at once."""
+
+
+class _Part:
+    """One kind of query (state facts, or transitions) answered by clingo in the faster of two modes.
+
+    *Grounded*: the rules were grounded once with ``true``/``does`` as externals; a query assigns them
+    and solves. *Fresh*: a query grounds the rules together with the state (and move) as facts. Grounded
+    wins by far on most games, but when the ground program is huge because ``does`` multiplies the
+    fluents (frame axioms over thousands of moves), propagating all of it costs more than grounding
+    the few rules one query needs. The first :data:`_TRIALS` queries run both ways (the results are the
+    same) and time them; the part then keeps the faster mode and frees the grounded control if unused.
+    """
+
+    def __init__(self, name: str, description: Description, rules: Sequence[Rule], fluents: Sequence[str],
+                 moves: Sequence[str], roles: dict[Term, int], max_atoms: int, mode: QueryMode = "auto") -> None:
+        self.name = name
+        self.file = description.file
+        self.max_atoms = max_atoms
+        self.fresh_program = rules_to_asp(rules) + "\n" + _SHOWN
+        ctl = _new_control()
+        ctl.add("base", [], main_program(description, fluents, moves, rules))
+        started = time.process_time()
+        try:
+            ctl.ground([("base", [])])
+            self.ground_seconds = time.process_time() - started
+        except RuntimeError as exc:
+            raise ReasonerError(f"{description.file}: grounding phase '{name}' failed: {exc}") from exc
+        atoms = ctl.symbolic_atoms
+        if (count := len(atoms)) > max_atoms:
+            raise ReasonerError(
+                f"{description.file}: grounding phase '{name}' made {count:,} atoms, more than the limit of {max_atoms:,}"
+            )
+        self.ctl: clingo.Control | None = ctl
+        self.true_lit: dict[Term, int] = {}
+        self.true_fact: dict[int, str] = {}
+        for atom in atoms.by_signature("true", 1):
+            if atom.is_external:
+                self.true_lit[symbol_to_term(atom.symbol.arguments[0])] = atom.literal
+                self.true_fact[atom.literal] = f"{atom.symbol}."
+        self.does_lit: dict[tuple[Role, Move], int] = {}
+        self.does_fact: dict[int, str] = {}
+        for atom in atoms.by_signature("does", 2):
+            if atom.is_external:
+                key = (symbol_to_term(atom.symbol.arguments[0]), symbol_to_term(atom.symbol.arguments[1]))
+                self.does_lit[key] = atom.literal
+                self.does_fact[atom.literal] = f"{atom.symbol}."
+        # What each shown symbol id means, so a model decodes with one int-keyed dict lookup per atom.
+        # Symbols are interned process-wide, so the ids also decode models of fresh controls.
+        self.decode: dict[int, tuple[str, Any]] = {}
+        for kind, arity in (("legal", 2), ("goal", 2), ("sees", 2)):
+            for atom in atoms.by_signature(kind, arity):
+                index = roles.get(symbol_to_term(atom.symbol.arguments[0]))
+                if index is not None:
+                    self.decode[atom.symbol._rep] = (kind, (index, symbol_to_term(atom.symbol.arguments[1])))
+        for kind in ("next", "init"):
+            for atom in atoms.by_signature(kind, 1):
+                self.decode[atom.symbol._rep] = (kind, symbol_to_term(atom.symbol.arguments[0]))
+        for atom in atoms.by_signature("terminal", 0):
+            self.decode[atom.symbol._rep] = ("terminal", None)
+        self.current_true: frozenset[int] = frozenset()
+        self.current_does: frozenset[int] = frozenset()
+        self.solve_count = 0
+        self.mode: str = "trial" if mode == "auto" else mode
+        if self.mode == "fresh":
+            self.ctl = None
+        self._timings: list[tuple[float, float]] = []
+
+    def solve(self, true_lits: frozenset[int], does_lits: frozenset[int]) -> list[tuple[str, Any]]:
+        """The decoded shown atoms of the unique answer set for the given true and does literals."""
+        self.solve_count += 1
+        if self.mode == "grounded":
+            return self._decode(self._solve_grounded(true_lits, does_lits))
+        if self.mode == "fresh":
+            return self._decode(self._solve_fresh(true_lits, does_lits))
+        clock = time.process_time
+        started = clock()
+        ids = self._solve_fresh(true_lits, does_lits)
+        fresh = clock() - started
+        if not self._timings and fresh * _GROUND_TO_FRESH < self.ground_seconds:
+            # Grounding took far longer than one fresh query: the first grounded solve (clasp's
+            # preprocessing of the same huge program) would too, so do not pay for it.
+            self._timings.append((self.ground_seconds, fresh))
+            self._choose("fresh")
+            return self._decode(ids)
+        started = clock()
+        self._solve_grounded(true_lits, does_lits)
+        self._timings.append((clock() - started, fresh))
+        self._settle()
+        return self._decode(ids)
+
+    def _settle(self) -> None:
+        first_grounded, first_fresh = self._timings[0]
+        if len(self._timings) == 1:
+            # The first grounded solve also pays clasp's one-off preprocessing, so it only decides
+            # when fresh is ahead even of that by far.
+            if first_fresh * 30 < first_grounded:
+                self._choose("fresh")
+            return
+        if len(self._timings) < _TRIALS:
+            return
+        grounded = sum(g for g, _ in self._timings[1:])
+        fresh = sum(f for _, f in self._timings[1:])
+        self._choose("fresh" if fresh < 0.7 * grounded else "grounded")
+
+    def _choose(self, mode: str) -> None:
+        self.mode = mode
+        if mode == "fresh":
+            self.ctl = None
+        grounded = sum(g for g, _ in self._timings)
+        fresh = sum(f for _, f in self._timings)
+        log.info("%s: %s queries use %s mode (grounded %.2g s, fresh %.2g s)",
+                 self.file, self.name, self.mode, grounded, fresh)
+
+    def _solve_grounded(self, true_lits: frozenset[int], does_lits: frozenset[int]) -> list[int]:
+        assert self.ctl is not None
+        assign = self.ctl.assign_external
+        if true_lits is not self.current_true:
+            for literal in self.current_true - true_lits:
+                assign(literal, False)
+            for literal in true_lits - self.current_true:
+                assign(literal, True)
+            self.current_true = true_lits
+        if does_lits != self.current_does:
+            for literal in self.current_does - does_lits:
+                assign(literal, False)
+            for literal in does_lits - self.current_does:
+                assign(literal, True)
+            self.current_does = does_lits
+        return self._run(self.ctl)
+
+    def _solve_fresh(self, true_lits: frozenset[int], does_lits: frozenset[int]) -> list[int]:
+        ctl = _new_control()
+        facts = [self.true_fact[lit] for lit in true_lits] + [self.does_fact[lit] for lit in does_lits]
+        ctl.add("base", [], self.fresh_program + "\n" + "\n".join(facts))
+        try:
+            ctl.ground([("base", [])])
+        except RuntimeError as exc:  # pragma: no cover - the same rules grounded once already
+            raise ReasonerError(f"{self.file}: grounding phase '{self.name}' failed: {exc}") from exc
+        return self._run(ctl)
+
+    def _run(self, ctl: clingo.Control) -> list[int]:
+        found: list[list[int]] = []
+        result = ctl.solve(on_model=lambda model: found.append(_symbol_ids(model)))
+        if not result.satisfiable or not found:
+            raise ReasonerError(f"{self.file}: no answer set for a state (is the game stratified?)")
+        return found[-1]
+
+    def _decode(self, ids: list[int]) -> list[tuple[str, Any]]:
+        decode = self.decode
+        return [decode[i] for i in ids if i in decode]
+
+
 class ClingoStateMachine:
     """A :class:`~ggp.reasoner.machine.StateMachine` backed by one clingo grounding of the game.
 
-    Not thread-safe by design of clingo; a lock serialises queries so a player's search thread and its
-    protocol handler can share one machine. Raises :class:`ReasonerError` when grounding exceeds the
-    limits and :class:`IllegalMoveError` for an illegal joint move.
+    The rules are grounded once into two controls: one for what depends on the state alone (``legal``,
+    ``terminal``, ``goal``, ``init``) and one for transitions (``next``, ``sees``), so the cheap,
+    frequent state query never propagates the large transition program. Not thread-safe by design of
+    clingo; a lock serialises queries so a player's search thread and its protocol handler can share
+    one machine. Raises :class:`ReasonerError` when grounding exceeds the limits and
+    :class:`IllegalMoveError` for an illegal joint move. The description is not validated here; use
+    :func:`ggp.reasoner.engines.make_machine` (which validates) for untrusted input.
+
+    ``query_mode`` "auto" lets each part time its first queries grounded and fresh and keep the faster
+    (see :class:`_Part`); "grounded" and "fresh" force one mode (for tests and measurements).
     """
 
     def __init__(
-        self, description: Description, limits: GroundingLimits | None = None, *, cache_size: int = 4096
+        self,
+        description: Description,
+        limits: GroundingLimits | None = None,
+        *,
+        cache_size: int = 4096,
+        query_mode: QueryMode = "auto",
     ) -> None:
         self.description = description
         self.limits = limits or GroundingLimits()
@@ -236,21 +462,33 @@ class ClingoStateMachine:
             fluents, moves = _isolated_domain(description, self.limits)
         else:
             fluents, moves = compute_domain(description, self.limits.max_atoms)
-        self._ctl = _new_control()
-        self._ctl.add("base", [], main_program(description, fluents, moves))
-        self._ctl.ground([("base", [])])
+        parts = []
+        for name, targets in (("state", _STATE_TARGETS), ("next", _NEXT_TARGETS)):
+            needed = _relations_needed(description, targets)
+            rules = [rule for rule in description.rules if rule.head.name in needed]
+            parts.append(
+                _Part(name, description, rules, fluents, moves, self._role_index, self.limits.max_atoms, query_mode)
+            )
+        self._state_part, self._next_part = parts
         self._lock = threading.RLock()
-        self._index_atoms()
+        self._true_lit = self._state_part.true_lit
+        self._does_lit = self._next_part.does_lit
         self.ground_seconds = time.perf_counter() - started
         log.info(
             "%s: grounded in %.2f s (%d fluents, %d moves)",
             description.file, self.ground_seconds, len(self._true_lit), len(self._does_lit),
         )
-        self._current_true: set[int] = set()
-        self._current_does: set[int] = set()
         self._info_cache: OrderedDict[State, StateInfo] = OrderedDict()
         self._cache_size = cache_size
-        self.solve_count = 0
+        self._sort_key: dict[Term, str] = {}
+        self._literal_cache: dict[State, tuple[frozenset[int], frozenset[int]]] = {}
+        # A next atom decodes to its fluent plus that fluent's true-literal in each control, so a
+        # successor state's literals come without hashing its terms again.
+        for symbol_id, (kind, fluent) in self._next_part.decode.items():
+            if kind == "next":
+                self._next_part.decode[symbol_id] = (
+                    kind, (fluent, self._state_part.true_lit.get(fluent), self._next_part.true_lit.get(fluent))
+                )
 
     @classmethod
     def from_description(cls, description: Description, limits: GroundingLimits | None = None) -> ClingoStateMachine:
@@ -262,80 +500,33 @@ class ClingoStateMachine:
 
         return cls(parse_kif(text, file), limits)
 
-    # --- indexing -----------------------------------------------------------------------------
-
-    def _index_atoms(self) -> None:
-        atoms = self._ctl.symbolic_atoms
-        self._true_lit: dict[Term, int] = {}
-        self._fact_fluents: set[Term] = set()
-        for atom in atoms.by_signature("true", 1):
-            term = symbol_to_term(atom.symbol.arguments[0])
-            if atom.is_external:
-                self._true_lit[term] = atom.literal
-        self._does_lit: dict[tuple[Role, Move], int] = {}
-        for atom in atoms.by_signature("does", 2):
-            if atom.is_external:
-                role = symbol_to_term(atom.symbol.arguments[0])
-                move = symbol_to_term(atom.symbol.arguments[1])
-                self._does_lit[(role, move)] = atom.literal
-        # What each shown symbol means, so a model decodes with one dict lookup per atom.
-        self._decode: dict[clingo.Symbol, tuple[str, Any]] = {}
-        for atom in atoms.by_signature("legal", 2):
-            role = symbol_to_term(atom.symbol.arguments[0])
-            if role in self._role_index:
-                move = symbol_to_term(atom.symbol.arguments[1])
-                self._decode[atom.symbol] = ("legal", (self._role_index[role], move))
-        for atom in atoms.by_signature("next", 1):
-            self._decode[atom.symbol] = ("next", symbol_to_term(atom.symbol.arguments[0]))
-        for atom in atoms.by_signature("init", 1):
-            self._decode[atom.symbol] = ("init", symbol_to_term(atom.symbol.arguments[0]))
-        for atom in atoms.by_signature("goal", 2):
-            role = symbol_to_term(atom.symbol.arguments[0])
-            if role in self._role_index:
-                self._decode[atom.symbol] = ("goal", (self._role_index[role], symbol_to_term(atom.symbol.arguments[1])))
-        for atom in atoms.by_signature("sees", 2):
-            role = symbol_to_term(atom.symbol.arguments[0])
-            if role in self._role_index:
-                self._decode[atom.symbol] = ("sees", (self._role_index[role], symbol_to_term(atom.symbol.arguments[1])))
-        for atom in atoms.by_signature("terminal", 0):
-            self._decode[atom.symbol] = ("terminal", None)
-        self._sort_key: dict[Term, str] = {}
+    @property
+    def solve_count(self) -> int:
+        """How many times clingo solved (both controls together)."""
+        return self._state_part.solve_count + self._next_part.solve_count
 
     # --- solving ------------------------------------------------------------------------------
 
-    def _set_externals(self, wanted: set[int], current: set[int]) -> None:
-        assign = self._ctl.assign_external
-        for literal in current - wanted:
-            assign(literal, False)
-        for literal in wanted - current:
-            assign(literal, True)
-        current.clear()
-        current.update(wanted)
-
-    def _fluent_literals(self, state: State) -> set[int]:
+    def _literals(self, state: State) -> tuple[frozenset[int], frozenset[int]]:
+        """The true-external literals of a state in each control (cached per state)."""
+        cached = self._literal_cache.get(state)
+        if cached is not None:
+            return cached
+        state_lit, next_lit = self._state_part.true_lit, self._next_part.true_lit
         try:
-            return {self._true_lit[fact] for fact in state.facts}
+            literals = (
+                frozenset([state_lit[f] for f in state.facts]), frozenset([next_lit[f] for f in state.facts])
+            )
         except KeyError:
-            unknown = sorted(str(f) for f in state.facts if f not in self._true_lit)
-            raise ReasonerError(
-                f"{self.description.file}: fluent {unknown[0]} can never hold in this game"
-            ) from None
+            unknown = sorted(str(f) for f in state.facts if f not in state_lit)
+            raise ReasonerError(f"{self.description.file}: fluent {unknown[0]} can never hold in this game") from None
+        self._remember_literals(state, literals)
+        return literals
 
-    def _solve(self, state: State | None, does: set[int]) -> list[tuple[str, Any]]:
-        with self._lock:
-            self._set_externals(self._fluent_literals(state) if state is not None else set(), self._current_true)
-            self._set_externals(does, self._current_does)
-            decoded: list[tuple[str, Any]] = []
-            decode = self._decode
-
-            def on_model(model: clingo.Model) -> None:
-                decoded.extend(decode[symbol] for symbol in model.symbols(shown=True) if symbol in decode)
-
-            result = self._ctl.solve(on_model=on_model)
-            self.solve_count += 1
-        if not result.satisfiable:
-            raise ReasonerError(f"{self.description.file}: no answer set for a state (is the game stratified?)")
-        return decoded
+    def _remember_literals(self, state: State, literals: tuple[frozenset[int], frozenset[int]]) -> None:
+        if len(self._literal_cache) >= self._cache_size:
+            self._literal_cache.clear()
+        self._literal_cache[state] = literals
 
     def _key(self, term: Term) -> str:
         key = self._sort_key.get(term)
@@ -345,29 +536,32 @@ class ClingoStateMachine:
 
     def state_info(self, state: State) -> StateInfo:
         """Legal moves, terminal and goal values of ``state`` (cached)."""
-        cached = self._info_cache.get(state)
-        if cached is not None:
-            self._info_cache.move_to_end(state)
-            return cached
-        legal: list[list[Move]] = [[] for _ in self._roles]
-        goals: list[list[Term]] = [[] for _ in self._roles]
-        terminal = False
-        for kind, payload in self._solve(state, set()):
-            if kind == "legal":
-                legal[payload[0]].append(payload[1])
-            elif kind == "goal":
-                goals[payload[0]].append(payload[1])
-            elif kind == "terminal":
-                terminal = True
-        info = StateInfo(
-            tuple(tuple(sorted(moves, key=self._key)) for moves in legal),
-            terminal,
-            tuple(tuple(values) for values in goals),
-        )
-        self._info_cache[state] = info
-        if len(self._info_cache) > self._cache_size:
-            self._info_cache.popitem(last=False)
-        return info
+        with self._lock:
+            cached = self._info_cache.get(state)
+            if cached is not None:
+                self._info_cache.move_to_end(state)
+                return cached
+            decoded = self._state_part.solve(self._literals(state)[0], frozenset())
+            legal: list[list[Move]] = [[] for _ in self._roles]
+            goals: list[list[Term]] = [[] for _ in self._roles]
+            terminal = False
+            for kind, payload in decoded:
+                if kind == "legal":
+                    legal[payload[0]].append(payload[1])
+                elif kind == "goal":
+                    goals[payload[0]].append(payload[1])
+                elif kind == "terminal":
+                    terminal = True
+            key = self._key
+            info = StateInfo(
+                tuple(tuple(sorted(moves, key=key)) for moves in legal),
+                terminal,
+                tuple(tuple(values) for values in goals),
+            )
+            self._info_cache[state] = info
+            if len(self._info_cache) > self._cache_size:
+                self._info_cache.popitem(last=False)
+            return info
 
     # --- StateMachine protocol ----------------------------------------------------------------
 
@@ -376,8 +570,9 @@ class ClingoStateMachine:
         return self._roles
 
     def initial_state(self) -> State:
-        facts = frozenset(payload for kind, payload in self._solve(None, set()) if kind == "init")
-        return State(facts)
+        with self._lock:
+            decoded = self._state_part.solve(frozenset(), frozenset())
+        return State(frozenset(payload for kind, payload in decoded if kind == "init"))
 
     def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
         try:
@@ -398,43 +593,48 @@ class ClingoStateMachine:
 
     def goals(self, state: State) -> tuple[int, ...]:
         """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
-        values = []
-        for role, found in zip(self._roles, self.state_info(state).goal_values):
-            if len(found) != 1:
-                shown = ", ".join(sorted(str(v) for v in found)) or "none"
-                raise ReasonerError(
-                    f"{self.description.file}: role {role} has {len(found)} goal values ({shown}) in state {state}"
-                )
-            try:
-                values.append(int(str(found[0])))
-            except ValueError:
-                raise ReasonerError(f"{self.description.file}: goal value {found[0]} of role {role} is not an integer") from None
-        return tuple(values)
+        return goals_from_values(self.description.file, self._roles, self.state_info(state).goal_values, state)
 
-    def _does_literals(self, state: State, joint_move: JointMove) -> set[int]:
+    def _does_literals(self, state: State, joint_move: JointMove) -> frozenset[int]:
         if len(joint_move) != len(self._roles):
-            raise IllegalMoveError(f"a joint move needs {len(self._roles)} moves, got {len(joint_move)}")
+            raise IllegalMoveError(
+                f"a joint move needs {len(self._roles)} moves (one per role), got {len(joint_move)}"
+            )
         legal = self.state_info(state).legal
-        literals = set()
+        literals = []
         for index, (role, move) in enumerate(zip(self._roles, joint_move)):
             if move not in legal[index]:
                 raise IllegalMoveError(f"{move} is not a legal move for {role} in state {state}")
-            literals.add(self._does_lit[(role, move)])
-        return literals
+            literals.append(self._does_lit[(role, move)])
+        return frozenset(literals)
 
     def next_state(self, state: State, joint_move: JointMove) -> State:
         return self.next_state_and_percepts(state, joint_move)[0]
 
     def next_state_and_percepts(self, state: State, joint_move: JointMove) -> tuple[State, tuple[frozenset[Term], ...]]:
         """The successor state and what each role sees (GDL-II ``sees``) after ``joint_move``."""
-        facts: set[Term] = set()
-        percepts: list[set[Term]] = [set() for _ in self._roles]
-        for kind, payload in self._solve(state, self._does_literals(state, joint_move)):
+        does = self._does_literals(state, joint_move)
+        with self._lock:
+            decoded = self._next_part.solve(self._literals(state)[1], does)
+        facts: list[Term] = []
+        state_lits: list[int | None] = []
+        next_lits: list[int | None] = []
+        percepts: list[set[Term]] | None = None
+        for kind, payload in decoded:
             if kind == "next":
-                facts.add(payload)
+                facts.append(payload[0])
+                state_lits.append(payload[1])
+                next_lits.append(payload[2])
             elif kind == "sees":
+                if percepts is None:
+                    percepts = [set() for _ in self._roles]
                 percepts[payload[0]].add(payload[1])
-        return State(frozenset(facts)), tuple(frozenset(p) for p in percepts)
+        successor = State(frozenset(facts))
+        if None not in state_lits and None not in next_lits:
+            with self._lock:
+                self._remember_literals(successor, (frozenset(state_lits), frozenset(next_lits)))  # type: ignore[arg-type]
+        seen = tuple(frozenset(p) for p in percepts) if percepts else tuple(frozenset() for _ in self._roles)
+        return successor, seen
 
     # --- extras -------------------------------------------------------------------------------
 
@@ -447,3 +647,28 @@ class ClingoStateMachine:
         """Every move the role can ever make (an over-approximation)."""
         return frozenset(move for (r, move) in self._does_lit if r == role)
 
+
+def static_relation(description: Description, name: str, arity: int, max_atoms: int = 5_000_000) -> frozenset[tuple[Term, ...]]:
+    """Every ground argument tuple of a relation that depends on neither ``true`` nor ``does`` (``base``, ``input``).
+
+    Raises :class:`ReasonerError` when grounding fails or exceeds ``max_atoms``.
+    """
+    needed = _relations_needed(description, frozenset({name}))
+    rules = [rule for rule in description.rules if rule.head.name in needed]
+    ctl = _new_control()
+    ctl.add("base", [], rules_to_asp(rules) + f"\n#show {encode_name(name)}/{arity}.")
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        raise ReasonerError(f"{description.file}: grounding phase '{name}' failed: {exc}") from exc
+    if (count := len(ctl.symbolic_atoms)) > max_atoms:
+        raise ReasonerError(
+            f"{description.file}: grounding phase '{name}' made {count:,} atoms, more than the limit of {max_atoms:,}"
+        )
+    found: list[tuple[Term, ...]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        found.extend(tuple(symbol_to_term(arg) for arg in symbol.arguments) for symbol in model.symbols(shown=True))
+
+    ctl.solve(on_model=on_model)
+    return frozenset(found)

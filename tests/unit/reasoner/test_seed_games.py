@@ -15,6 +15,7 @@ import pytest
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_term
 from ggp.gdl.terms import Const, Description, Func, Rule, Term
+from ggp.reasoner import auto
 from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.chance import chance_roles, random_joint_move, terminal_goals
 from ggp.reasoner.clingo_machine import GroundingLimits
@@ -186,8 +187,11 @@ def test_per_state_answers_match_a_fresh_clingo_grounding_per_query() -> None:
         state = state_after
 
 
-def test_auto_mode_falls_back_to_per_state_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+def test_auto_mode_falls_back_to_per_state_and_says_so(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     description = seed_game("classicMap")
+    monkeypatch.setattr(auto, "_FAILED", {})  # earlier tests in this process may have tried this game
     with caplog.at_level(logging.INFO, logger="ggp.reasoner"):
         machine = choose_machine(description, GroundingLimits(seconds=30, memory_mb=2048), budget_seconds=1.0)
     assert isinstance(machine, PerStateMachine)

@@ -1,0 +1,77 @@
+"""``ggp bench GAME.kif``: flat random playouts for a fixed time; prints the reasoner's speed.
+
+Reports playouts/s, states/s, the mean playout depth and the mean time of one state step (legal
+moves + next state). Engines with a batch ``random_playouts`` (the circuit) are measured through it
+when ``--batch`` is given. Speed claims in this project come from this command, not from tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``bench`` sub-parser."""
+    parser: argparse.ArgumentParser = subcommands.add_parser(
+        "bench",
+        help="measure a reasoner with flat random playouts",
+        description="Run seeded random playouts for a fixed time and report playouts/s, states/s, "
+        "mean depth and the time of one state step (legal + next).",
+    )
+    parser.add_argument("game", type=Path, metavar="GAME.kif", help="KIF game description")
+    parser.add_argument("--engine", default="clingo", help="reasoner engine: clingo, circuit or naive (default clingo)")
+    parser.add_argument("--seconds", type=_positive_float, default=10.0, metavar="S", help="time to run (default 10)")
+    parser.add_argument("--batch", type=_non_negative, default=0, metavar="B",
+                        help="playouts per batch call for engines that offer random_playouts (default 0: off)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    parser.add_argument("--depth", type=_non_negative, default=1000, metavar="D",
+                        help="cut playouts after D joint moves (default 1000)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Ground the game, run the playouts, print the figures; 0 on success."""
+    import time
+
+    from ggp.files import load_kif
+    from ggp.reasoner.benchmark import bench
+    from ggp.reasoner.engines import make_machine
+
+    description = load_kif(args.game)
+    started = time.perf_counter()
+    machine = make_machine(description, args.engine)
+    setup = time.perf_counter() - started
+    result = bench(machine, seconds=args.seconds, seed=args.seed, max_depth=args.depth, batch=args.batch,
+                   engine=args.engine)
+    if args.json:
+        data = {"game": str(args.game), "setup_seconds": setup, **result.as_dict()}
+        print(json.dumps(data))
+        return 0
+    print(f"game        {args.game}")
+    print(f"engine      {args.engine}{' (batched)' if result.batched else ''}")
+    print(f"setup       {setup:.2f} s")
+    print(f"playouts    {result.playouts} in {result.seconds:.2f} s ({result.playouts_per_second:.1f}/s)")
+    print(f"states      {result.states} ({result.states_per_second:.0f}/s)")
+    print(f"mean depth  {result.mean_depth:.1f}")
+    kind = "legal + next" + (", batched" if result.batched else "")
+    print(f"state step  {result.state_step_seconds * 1e6:.3g} us ({kind}); "
+          f"cpu {result.cpu_step_seconds * 1e6:.3g} us per state")
+    return 0

@@ -1,0 +1,82 @@
+"""The named reasoner engines and :func:`make_machine`, the one place that picks a StateMachine class.
+
+Engines are imported lazily (``"module:factory"``), so choosing the clingo engine never loads the
+compiled circuit and vice versa. A factory is called as ``factory(description, limits)``.
+
+- ``clingo``: :class:`~ggp.reasoner.clingo_machine.ClingoStateMachine`, grounded once per game.
+- ``naive``: :class:`~ggp.reasoner.naive.NaiveStateMachine`, grounds again for every query (baseline).
+- ``circuit``: the compiled fast path (``ggp.reasoner.circuit``), when it is installed; games it cannot
+  compile (over its node limit, unstratified) get the clingo machine with a logged notice.
+- ``per-state``: :class:`~ggp.reasoner.per_state.PerStateMachine`, compiled rules evaluated per state
+  (for games whose fluent domain is too large to ground once; see ``ggp.reasoner.auto``).
+- ``auto``: :func:`~ggp.reasoner.auto.choose_machine`, clingo when the game grounds within a budget,
+  else the per-state machine (the manager's default).
+
+>>> from ggp.gdl.parser import parse_kif
+>>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
+>>> machine = make_machine(game, "naive")
+>>> [str(m) for m in machine.legal_moves(machine.initial_state(), machine.roles[0])]
+['go']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import cast
+
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Description
+from ggp.reasoner.clingo_machine import GroundingLimits
+from ggp.reasoner.machine import StateMachine
+
+EngineFactory = Callable[[Description, GroundingLimits | None], StateMachine]
+
+ENGINES: dict[str, str] = {
+    "clingo": "ggp.reasoner.clingo_machine:ClingoStateMachine",
+    "naive": "ggp.reasoner.naive:NaiveStateMachine",
+    "circuit": "ggp.reasoner.circuit:make_fast_machine",  # falls back to clingo over the node limit
+    "per-state": "ggp.reasoner.per_state:PerStateMachine",
+    "auto": "ggp.reasoner.auto:choose_machine",  # ground once within a budget, else per-state
+}
+"""Engine name -> ``"module:factory"``; add an entry to register an engine."""
+
+DEFAULT_ENGINE = "clingo"
+
+
+def engine_factory(engine: str) -> EngineFactory:
+    """The factory of a named engine; raises ReasonerError for an unknown or unavailable engine."""
+    try:
+        target = ENGINES[engine]
+    except KeyError:
+        raise ReasonerError(f"unknown engine {engine!r}; expected one of {', '.join(sorted(ENGINES))}") from None
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        factory = getattr(module, attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ReasonerError(f"engine {engine!r} is not available ({exc})") from exc
+    return cast(EngineFactory, factory)
+
+
+def make_machine(
+    description: Description,
+    engine: str = DEFAULT_ENGINE,
+    limits: GroundingLimits | None = None,
+    *,
+    validate: bool = True,
+) -> StateMachine:
+    """A StateMachine for ``description`` built by the named engine.
+
+    With ``validate`` (the default) the description first goes through the static GDL validator,
+    so an unsafe, unstratified or otherwise invalid game is refused with a
+    :class:`~ggp.errors.GdlValidationError` (with its position) before any grounding; pass
+    ``validate=False`` only for descriptions that were validated already. Raises
+    :class:`ReasonerError` when the engine is unknown or grounding exceeds ``limits``.
+    """
+    factory = engine_factory(engine)
+    if validate:
+        from ggp.gdl.validator import check_or_raise
+
+        check_or_raise(description)
+    return factory(description, limits)

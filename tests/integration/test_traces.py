@@ -1,0 +1,87 @@
+"""The reasoner against recorded traces: the conformance oracle.
+
+- Every trace in ../shared/traces (recorded with ggp-base's prover) must replay with full agreement.
+  By default only the first playout of each game is replayed and the games in :data:`SLOW_GAMES`
+  (several seconds of grounding or solving each) are skipped, to keep the suite fast; set
+  ``GGP_FULL_TRACES=1`` to replay every playout of every game (tens of minutes of CPU). Games listed
+  in tests/known_unsupported.txt (``key: reason``) are skipped with their reason.
+- Every trace in tests/data/traces (recorded with ``ggp trace`` on the games in kif/) must replay too:
+  a regression oracle for changes to the reasoner or the games.
+- Every kif/ game passes the StateMachine contract (ggp.testing.check_state_machine) on clingo.
+
+All machines are built in this process (``isolate=False``) to avoid a child process per game.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ggp.files import load_kif
+from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+from ggp.reasoner.traces import load_trace, replay_trace
+from ggp.testing import check_state_machine
+from tests.conftest import CORPUS, ROOT, TRACES, kif_games, needs_shared, valid_corpus_keys
+
+LOCAL = GroundingLimits(isolate=False)
+KIF_TRACES = ROOT / "tests" / "data" / "traces"
+KNOWN_UNSUPPORTED = ROOT / "tests" / "known_unsupported.txt"
+FULL = os.environ.get("GGP_FULL_TRACES", "") not in ("", "0")
+
+SLOW_GAMES: frozenset[str] = frozenset({
+    "ad_game_2x2", "amazonsSuicide_10x10", "amazonsTorus_10x10", "amazons_10x10", "blobwars",
+    "blockerParallel", "brawl", "checkers", "checkers-mustjump", "checkers-mustjump-torus",
+    "checkers-newgoals", "checkers-suicide-cylinder-mustjump", "checkersTiny", "chineseCheckers2",
+    "chineseCheckers3", "chineseCheckers4", "chineseCheckers6", "crisscross", "crissrace",
+    "cylinder-checkers", "endgame", "god", "gt_attrition", "sudoku",
+})
+"""Games whose first-playout replay takes more than ~1.5 s of CPU; replayed only with GGP_FULL_TRACES=1."""
+
+
+def known_unsupported() -> dict[str, str]:
+    """``key -> reason`` from tests/known_unsupported.txt (``#`` starts a comment)."""
+    if not KNOWN_UNSUPPORTED.is_file():
+        return {}
+    entries = {}
+    for line in KNOWN_UNSUPPORTED.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            key, _, reason = line.partition(":")
+            entries[key.strip()] = reason.strip()
+    return entries
+
+
+def shared_trace_keys() -> list[str]:
+    return [key for key in valid_corpus_keys() if (TRACES / f"{key}.json").is_file()]
+
+
+@pytest.mark.parametrize("key", needs_shared(shared_trace_keys()))  # type: ignore[arg-type]
+def test_the_reasoner_agrees_with_the_reference_trace(key: str) -> None:
+    reason = known_unsupported().get(key)
+    if reason is not None:
+        pytest.skip(f"known unsupported: {reason}")
+    if key in SLOW_GAMES and not FULL:
+        pytest.skip("slow to ground or replay: run with GGP_FULL_TRACES=1")
+    machine = ClingoStateMachine(load_kif(CORPUS / f"{key}.kif"), LOCAL)
+    result = replay_trace(machine, load_trace(TRACES / f"{key}.json"), max_playouts=None if FULL else 1)
+    assert result.ok, result.summary()
+
+
+@pytest.mark.parametrize("trace_path", sorted(KIF_TRACES.glob("*.json")), ids=lambda p: p.stem)
+def test_the_reasoner_agrees_with_the_recorded_kif_trace(trace_path: Path) -> None:
+    game = ROOT / "kif" / trace_path.stem / f"{trace_path.stem}.kif"
+    assert game.is_file(), f"{trace_path.name} has no game {game}"
+    result = replay_trace(ClingoStateMachine(load_kif(game), LOCAL), load_trace(trace_path))
+    assert result.ok, result.summary()
+
+
+def test_every_kif_game_has_a_recorded_trace() -> None:
+    missing = [path.stem for path in kif_games() if not (KIF_TRACES / f"{path.stem}.json").is_file()]
+    assert not missing, f"record them with: ggp trace kif/<key>/<key>.kif -o tests/data/traces/<key>.json: {missing}"
+
+
+@pytest.mark.parametrize("game", kif_games(), ids=lambda p: p.stem)
+def test_every_kif_game_passes_the_state_machine_contract_on_clingo(game: Path) -> None:
+    assert check_state_machine(ClingoStateMachine(load_kif(game), LOCAL), playouts=3, seed=0) > 0

@@ -1,0 +1,104 @@
+"""``ggp replay``, ``ggp trace`` and ``ggp bench``: output, exit codes and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ggp.cli import main
+
+GAME = """(role a) (role b) (init (n 0)) (succ 0 1) (succ 1 2)
+(<= (legal a (up ?m)) (true (n ?k)) (succ ?k ?m)) (<= (legal a stay) (true (n ?k))) (legal b noop)
+(<= (next (n ?m)) (does a (up ?m))) (<= (next (n ?k)) (does a stay) (true (n ?k)))
+(<= terminal (true (n 2))) (goal a 100) (goal b 0)
+"""
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    path = tmp_path / "count.kif"
+    path.write_text(GAME)
+    return path
+
+
+def test_trace_then_replay_agrees_on_every_step(game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "count.json"
+    assert main(["trace", str(game), "--playouts", "2", "--seed", "3", "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["roles"] == ["a", "b"] and len(data["playouts"]) == 2
+    steps = sum(len(p["steps"]) for p in data["playouts"])
+    capsys.readouterr()
+    assert main(["replay", str(game), str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"{game}: {steps}/{steps} steps agree"
+
+
+def test_replay_prints_the_first_disagreement_and_exits_1(game: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "count.json"
+    main(["trace", str(game), "--playouts", "1", "-o", str(out)])
+    data = json.loads(out.read_text())
+    data["playouts"][0]["steps"][0]["legal"][1] = ["noop", "jump"]
+    out.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["replay", str(game), str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert "0/" in printed
+    assert "first disagreement: playout 1 step 0: legal moves of b differ: missing ['jump'], extra []" in printed
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("{not json", "malformed trace JSON"),
+        ('{"roles": ["a", "b"]}', "'playouts' must be a list"),
+    ],
+)
+def test_replay_of_a_malformed_trace_is_one_line_and_exit_1(game: Path, tmp_path: Path, content: str, expected: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    assert main(["replay", str(game), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ggp replay: ") and expected in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [["replay", "{missing}", "{missing}"], ["trace", "{missing}"],
+                                     ["bench", "{missing}", "--seconds", "0.1"]])
+def test_a_missing_file_is_one_line_and_exit_1(command: list[str], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "missing.kif")
+    assert main([part.format(missing=missing) for part in command]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "missing.kif" in err
+
+
+def test_an_unknown_engine_is_one_line_and_exit_1(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", str(game), "--engine", "warp", "--seconds", "0.1"]) == 1
+    assert "ggp bench: unknown engine 'warp'" in capsys.readouterr().err
+
+
+def test_an_invalid_game_is_refused_with_its_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "unsafe.kif"
+    path.write_text("(role a)\n(<= (legal a ?m) (true s))\n(<= terminal (true s)) (goal a 100)")
+    assert main(["trace", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ggp trace: {path}:2:1:") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("engine", ["clingo", "naive"])
+def test_bench_reports_the_rates_as_json(game: Path, engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", str(game), "--engine", engine, "--seconds", "0.2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["engine"] == engine and data["playouts"] >= 1
+    assert data["states"] >= 2 * data["playouts"]
+    assert data["mean_depth"] == data["states"] / data["playouts"]
+    assert data["state_step_seconds"] > 0
+
+
+def test_bench_prints_a_readable_table(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", str(game), "--seconds", "0.1"]) == 0
+    out = capsys.readouterr().out
+    for label in ("playouts", "states", "mean depth", "state step"):
+        assert label in out
