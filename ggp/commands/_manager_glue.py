@@ -1,6 +1,6 @@
 """Wiring shared by ``ggp serve``, ``ggp match`` and ``ggp demo``: games on disk, reasoner, built-in players.
 
-Only the CLI wires concrete classes (STYLE.md), so this is where the manager meets the clingo engine
+Only the CLI wires concrete classes (STYLE.md), so this is where the manager meets the reasoner engine
 and the ``players/`` package. Built-in players run as in-process HTTP players on loopback ports when
 the player HTTP server (:mod:`ggp.protocol.server`) is available.
 """
@@ -21,6 +21,9 @@ from ggp.reasoner.machine import StateMachine
 log = logging.getLogger(__name__)
 
 KIF_DIRS = (Path("kif"), Path(__file__).resolve().parents[2] / "kif")
+DEFAULT_ENGINE = "auto"
+"""The manager's reasoner (``ggp serve|match|demo --engine``): ground once when the game fits the auto
+budget, else evaluate per state, so games too wide to ground (the seed games) still play."""
 BUILTIN_BUDGET_SECONDS = 0.0
 """0 = built-in players use the match's play clock (minus their safety margin)."""
 
@@ -50,7 +53,7 @@ _MACHINES: dict[tuple[str, Description], StateMachine] = {}
 _MACHINES_LOCK = threading.Lock()
 
 
-def machine_factory(engine: str) -> Callable[[Description], StateMachine]:
+def machine_factory(engine: str = DEFAULT_ENGINE) -> Callable[[Description], StateMachine]:
     """Builds machines with the named engine, one per game: the manager and every built-in player
     share it (the clingo machine serialises queries with a lock), so a game is grounded only once.
     Descriptions are validated by the manager before they get here."""
@@ -67,7 +70,7 @@ def machine_factory(engine: str) -> Callable[[Description], StateMachine]:
     return build
 
 
-def builtin_launcher(seed: int = 0, options: str = "", engine: str = "clingo") -> AppLauncher | None:
+def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENGINE) -> AppLauncher | None:
     """An :class:`AppLauncher` for every player type except ``random`` (which the manager plays
     itself), or ``None`` when the player HTTP server is not available."""
     try:

@@ -27,7 +27,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--startclock", type=int, default=5, metavar="S")
     parser.add_argument("--playclock", type=int, default=1, metavar="S")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--engine", default="clingo", help="reasoner engine (default clingo)")
+    parser.add_argument("--engine", default="auto",
+                        help="reasoner engine (default auto: ground once if that fits, else per state)")
     parser.add_argument("--once", action="store_true", help="run the tournaments to the end, print standings, exit")
     parser.set_defaults(run=run)
 

@@ -27,8 +27,12 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--startclock", type=int, default=10, metavar="S", help="start clock in seconds (default 10)")
     parser.add_argument("--playclock", type=int, default=5, metavar="S", help="play clock in seconds (default 5)")
     parser.add_argument("--seed", type=int, default=None, help="seed for fallbacks and the random player")
-    parser.add_argument("--step-cap", type=int, default=1000, metavar="N", help="abort after N joint moves")
-    parser.add_argument("--engine", default="clingo", help="reasoner engine (default clingo)")
+    parser.add_argument("--step-cap", type=int, default=1000, metavar="N",
+                        help="end a match after N joint moves (default 1000)")
+    parser.add_argument("--step-cap-outcome", choices=("draw", "abort"), default="draw",
+                        help="a match at the step cap is a draw (every role 50; the default) or aborted")
+    parser.add_argument("--engine", default="auto",
+                        help="reasoner engine (default auto: ground once if that fits, else per state)")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the match JSON here")
     parser.add_argument("--quiet", action="store_true", help="print only the final line")
     parser.set_defaults(run=run)
@@ -103,6 +107,7 @@ async def _run(args: argparse.Namespace) -> int:
             match_id=f"{key}.{secrets.token_hex(4)}", game_key=key, description=description, seats=tuple(seats),
             start_clock=args.startclock, play_clock=args.playclock, seed=seed,
             game_meta_url=path.resolve().as_uri(), step_cap=args.step_cap,
+            step_cap_outcome=args.step_cap_outcome,
         )
         async with HttpTransport() as transport:
             record = await run_match(machine, config, transport, _Printer(args.quiet))
@@ -115,7 +120,8 @@ async def _run(args: argparse.Namespace) -> int:
     errors = ", ".join(f"{role} {n}" for role, n in zip(roles, counts) if n) or "none"
     if record.is_completed:
         goals = ", ".join(f"{role}={goal}" for role, goal in zip(roles, record.goal_values or ()))
-        print(f"{record.match_id}: completed after {record.step} steps (seed {seed}); goals {goals}; errors: {errors}")
+        how = "a draw at the step cap" if record.end_reason == "step_cap" else "completed"
+        print(f"{record.match_id}: {how} after {record.step} steps (seed {seed}); goals {goals}; errors: {errors}")
         return 0
     print(f"{record.match_id}: aborted after {record.step} steps ({record.abort_detail}); errors: {errors}")
     return 1

@@ -24,10 +24,14 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--db", default="ggp-manager.db", metavar="FILE", help="SQLite database (default ggp-manager.db)")
     parser.add_argument("--expose", action="store_true", help="allow binding beyond loopback (needs --token)")
     parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
-    parser.add_argument("--engine", default="clingo", help="reasoner engine (default clingo)")
+    parser.add_argument("--engine", default="auto",
+                        help="reasoner engine (default auto: ground once if that fits, else per state)")
     parser.add_argument("--suspend-after", type=int, default=3, metavar="N",
                         help="suspend a player after N failed matches in a row (0 = never; default 3)")
-    parser.add_argument("--step-cap", type=int, default=1000, metavar="N", help="abort matches after N joint moves")
+    parser.add_argument("--step-cap", type=int, default=1000, metavar="N",
+                        help="end a match after N joint moves (default 1000)")
+    parser.add_argument("--step-cap-outcome", choices=("draw", "abort"), default="draw",
+                        help="a match at the step cap is a draw (every role 50; the default) or aborted")
     parser.add_argument("--no-kif", action="store_true", help="do not load the games in kif/")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
@@ -59,7 +63,7 @@ async def _serve(args: argparse.Namespace) -> int:
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
     host = f"[{args.host}]" if ":" in args.host else args.host
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
-                               step_cap=args.step_cap)
+                               step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
     manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings)
     server = await start_server(manager, args.host, args.port, args.token if args.expose else "")
     try:

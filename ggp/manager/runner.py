@@ -43,7 +43,23 @@ from ggp.reasoner.machine import Move, State, StateMachine
 log = logging.getLogger(__name__)
 
 DEFAULT_STEP_CAP = 1000
-"""Joint moves after which a match is aborted with ``x-endReason: step_cap``."""
+"""Joint moves after which a match ends with ``x-endReason: step_cap`` (see :data:`StepCapOutcome`)."""
+
+StepCapOutcome = Literal["draw", "abort"]
+"""What a match that reaches the step cap becomes (protocol.md §4 aborts; issue 10 asks for a draw):
+
+- ``draw`` (the default): completed, every role scores :data:`STEP_CAP_DRAW_GOAL`, so ratings and
+  tournament tables count it as a draw (games with no length bound, like the seed games, need this);
+- ``abort``: aborted with no goal values, as protocol.md §4 describes.
+
+Either way the record says ``x-endReason: step_cap`` and the players get ABORT, not STOP (the state is
+not terminal, so STOP's "the game ended" would be false)."""
+STEP_CAP_OUTCOMES: tuple[StepCapOutcome, ...] = ("draw", "abort")
+DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = "draw"
+STEP_CAP_DRAW_GOAL = 50
+"""The goal value of every role in a step-cap draw: equal for all (a draw), and the usual GGP draw
+value. The rules' own goals at the cap are not used: they may be undefined in a non-terminal state,
+and where defined (the seed games' running point totals) they would turn the cap into a win."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +110,8 @@ class Deadlines:
 class MatchConfig:
     """Everything that fixes a match before it starts; ``description`` is sent in START.
 
-    ``wedge_s`` (default startclock + 10·playclock) aborts a match in which no step completed for that
+    ``step_cap_outcome`` says whether reaching ``step_cap`` joint moves is a draw or an abort
+    (:data:`StepCapOutcome`). ``wedge_s`` (default startclock + 10·playclock) aborts a match in which no step completed for that
     long; ``deadlines`` overrides the clock-derived deadlines (tests use fractions of a second).
     """
 
@@ -107,6 +124,7 @@ class MatchConfig:
     seed: int = 0
     game_meta_url: str = ""
     step_cap: int = DEFAULT_STEP_CAP
+    step_cap_outcome: StepCapOutcome = DEFAULT_STEP_CAP_OUTCOME
     wedge_s: float | None = None
     deadlines: Deadlines | None = None
     tournament: str = ""
@@ -382,6 +400,19 @@ class MatchRun:
             bodies = [wire.stop_text(match_id, self.last_joint)] * len(self.roles)
         await self._broadcast(bodies, self.deadlines.stop_s)
 
+    async def cap(self) -> None:
+        """End a match at the step cap: a draw or an abort (``config.step_cap_outcome``), ABORT to players."""
+        detail = f"step cap of {self.config.step_cap} joint moves reached"
+        if self.config.step_cap_outcome == "abort":
+            await self.abort("step_cap", detail)
+            return
+        goals = (STEP_CAP_DRAW_GOAL,) * len(self.roles)
+        self.record = replace(self.record, is_completed=True, goal_values=goals, end_reason="step_cap")
+        log.info("match %s: %s; a draw", self.config.match_id, detail)
+        self._emit("end")
+        body = wire.abort_text(self.config.match_id)
+        await self._broadcast([body] * len(self.roles), self.deadlines.abort_s)
+
     async def abort(self, reason: EndReason, detail: str) -> None:
         self.record = replace(self.record, is_aborted=True, end_reason=reason, abort_detail=detail)
         log.info("match %s aborted after %d steps: %s", self.config.match_id, self.record.step, detail)
@@ -396,7 +427,7 @@ class MatchRun:
             last_change = time.monotonic()
             while not self.machine.is_terminal(self.state):
                 if self.record.step >= self.config.step_cap:
-                    await self.abort("step_cap", f"step cap of {self.config.step_cap} joint moves reached")
+                    await self.cap()
                     return self.record
                 await self.step()
                 now = time.monotonic()

@@ -26,12 +26,14 @@ from ggp.manager.records import MatchRecord
 from ggp.manager.runner import (
     CHANCE_ROLE,
     DEFAULT_STEP_CAP,
+    DEFAULT_STEP_CAP_OUTCOME,
     Deadlines,
     Event,
     HttpTransport,
     MatchConfig,
     MatchRun,
     Seat,
+    StepCapOutcome,
     Transport,
     check_roles,
 )
@@ -43,7 +45,7 @@ from ggp.reasoner.machine import StateMachine
 log = logging.getLogger(__name__)
 
 MachineFactory = Callable[[Description], StateMachine]
-"""Builds a state machine for a validated description (the CLI passes the clingo engine)."""
+"""Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``)."""
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
@@ -54,11 +56,13 @@ _URL = re.compile(r"https?://[^\s/]+(/\S*)?")
 @dataclass(frozen=True, slots=True)
 class ManagerSettings:
     """Tunables: the URL games are published under, suspension after N failed matches in a row
-    (0 = never), the step cap, the most matches running at once, and deadline overrides for tests."""
+    (0 = never), the step cap and what reaching it means (a draw or an abort), the most matches running
+    at once, and deadline overrides for tests."""
 
     public_url: str = "http://127.0.0.1:9140"
     suspend_after: int = 3
     step_cap: int = DEFAULT_STEP_CAP
+    step_cap_outcome: StepCapOutcome = DEFAULT_STEP_CAP_OUTCOME
     max_running: int = 500
     deadlines: Deadlines | None = None
 
@@ -271,7 +275,7 @@ class Manager:
                 match_id=match_id, game_key=row.key, description=description, seats=tuple(seats),
                 start_clock=request.start_clock, play_clock=request.play_clock, seed=seed,
                 game_meta_url=self.game_url(row), step_cap=self.settings.step_cap,
-                deadlines=self.settings.deadlines, tournament=tournament,
+                step_cap_outcome=self.settings.step_cap_outcome, deadlines=self.settings.deadlines, tournament=tournament,
             )
             check_roles(machine, config.seats)
             if tournament_id is not None:

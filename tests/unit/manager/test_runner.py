@@ -12,9 +12,10 @@ from aiohttp.test_utils import TestServer
 from ggp.errors import InputError
 from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Func
-from ggp.manager.records import MatchRecord
+from ggp.manager.records import MatchRecord, to_dict
 from ggp.manager.runner import (
     RANDOM_SEAT,
+    STEP_CAP_DRAW_GOAL,
     Deadlines,
     Event,
     HttpTransport,
@@ -144,11 +145,34 @@ async def test_step_cap_aborts_the_match_and_sends_abort(
 ) -> None:
     player = FakePlayer(constant("(step 1)"))
     seats = (await seat_for(aiohttp_server, player, "a"), RANDOM_SEAT)
-    record = await run_match(CounterMachine(length=50), config(seats, step_cap=3), transport)
+    record = await run_match(CounterMachine(length=50), config(seats, step_cap=3, step_cap_outcome="abort"), transport)
     assert record.is_aborted and not record.is_completed and record.end_reason == "step_cap"
     assert record.goal_values is None and record.step == 3
     assert_complete(record)
     assert player.kinds()[-1] == "ABORT"
+
+
+async def test_by_default_the_step_cap_is_a_draw_and_players_get_abort(
+    aiohttp_server: ServerFactory, transport: HttpTransport
+) -> None:
+    player = FakePlayer(constant("(step 1)"))
+    seats = (await seat_for(aiohttp_server, player, "a"), RANDOM_SEAT)
+    recorder = Recorder()
+    record = await run_match(CounterMachine(length=50), config(seats, step_cap=4), transport, recorder)
+    assert record.is_completed and not record.is_aborted and record.end_reason == "step_cap"
+    assert record.goal_values == (STEP_CAP_DRAW_GOAL, STEP_CAP_DRAW_GOAL) and record.step == 4
+    assert to_dict(record)["x-endReason"] == "step_cap" and "x-abortDetail" not in to_dict(record)
+    assert_complete(record)
+    assert player.kinds()[-1] == "ABORT" and "STOP" not in player.kinds()
+    assert [event for event, _ in recorder.events][-1] == "end"
+
+
+async def test_a_game_ending_exactly_at_the_cap_is_scored_by_its_rules(
+    aiohttp_server: ServerFactory, transport: HttpTransport
+) -> None:
+    seats = (await seat_for(aiohttp_server, FakePlayer(constant("(step 1)")), "a"), RANDOM_SEAT)
+    record = await run_match(CounterMachine(length=3), config(seats, step_cap=3), transport)
+    assert record.end_reason == "terminal" and record.goal_values != (STEP_CAP_DRAW_GOAL,) * 2
 
 
 async def test_cancelling_a_match_sends_abort_and_reports_an_aborted_record(
