@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,14 +30,17 @@ def register(subcommands: Any) -> None:
         help="comma-free list separated by ';' of player specs, weakest first "
         "(default 'random;mcts:iterations=200;alphabeta:depth=2')",
     )
-    parser.add_argument("--engine", default="auto", help="reasoner engine: auto (circuit, else clingo), clingo, circuit")
+    parser.add_argument("--engine", default="auto", help="reasoner engine: auto (circuit, else clingo), clingo, circuit, or circuit:interpreter "
+                        "(no per-game C compilation: for big games)")
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--step-cap", type=int, default=1000, help="end a match as a draw after this many steps")
     parser.add_argument("--estimate-playouts", type=int, default=0,
                         help="random playouts per state for lead change/drama/decisiveness (0 = off)")
-    parser.add_argument("--model", type=Path, default=None, help="RAPP model JSON (from --build-model)")
+    parser.add_argument("--model", type=Path, default=None,
+                        help="RAPP model JSON (from --build-model); default: the shipped model when its "
+                        "algorithms are among --players")
     parser.add_argument("--build-model", metavar="ANCHOR", default=None,
                         help="build a RAPP model from these games, the model group containing ANCHOR, into OUT/model.json")
     parser.add_argument("--model-algorithms", type=int, default=None, help="with --build-model: keep the k most spread algorithms")
@@ -63,6 +67,10 @@ def _load_game(path: Path) -> Any:
     return GameSource(path.stem, text, None)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _engine(name: str) -> str:
     if name != "auto":
         return name
@@ -80,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         RappModel,
         build_model,
         check_playable,
+        default_model,
         report_game,
         unplayable_report,
     )
@@ -93,7 +102,11 @@ def run(args: argparse.Namespace) -> int:
         parse_spec(spec)
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
-    model = RappModel.load(args.model) if args.model else None
+    model: RappModel | None
+    if args.model:
+        model = RappModel.load(args.model)
+    else:
+        model = None if args.build_model else default_model(specs)
     engine = _engine(args.engine)
     args.out.mkdir(parents=True, exist_ok=True)
     games = [_load_game(path) for path in args.games]
@@ -115,10 +128,20 @@ def run(args: argparse.Namespace) -> int:
         def on_result(result: MatchResult, state: RunProgress) -> None:
             progress.update(task, completed=state.done, description=f"matches ({state.failed} failed)")
 
-        results = run_jobs(
-            jobs, make_player, results_path=args.out / "results.jsonl", workers=args.workers,
-            ray_address=args.ray, on_result=on_result,
-        )
+        # SIGTERM (kill, a batch scheduler) stops the workers like Ctrl-C instead of orphaning them.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            results = run_jobs(
+                jobs, make_player, results_path=args.out / "results.jsonl", workers=args.workers,
+                ray_address=args.ray, on_result=on_result,
+            )
+        except KeyboardInterrupt:
+            progress.stop()
+            print(f"ggp evaluate: interrupted; finished matches are kept in {args.out / 'results.jsonl'}, "
+                  "run the same command again to resume", file=sys.stderr)
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     by_game: dict[str, list[MatchResult]] = {}
     for result in results:
         by_game.setdefault(result.game, []).append(result)

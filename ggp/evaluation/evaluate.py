@@ -27,6 +27,9 @@ from ggp.evaluation.selfplay import GameSource, MatchResult, _machine_for
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
 
+DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "default_model.json"
+"""The RAPP model shipped with the package (built from games/*.sbg; see docs/readme/evaluation.md)."""
+
 
 def check_playable(game: GameSource, engine: str, *, playouts: int = 3, step_cap: int = 1000, seed: int = 0) -> str | None:
     """None when the game can be played, else the reason it cannot.
@@ -101,6 +104,14 @@ class RappModel:
             return cls.from_json(json.loads(path.read_text()))
         except json.JSONDecodeError as exc:
             raise GgpError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+
+
+def default_model(specs: Sequence[str], path: Path = DEFAULT_MODEL_PATH) -> RappModel | None:
+    """The shipped RAPP model when every one of its algorithms is among ``specs``, else None."""
+    if not path.is_file():
+        return None
+    model = RappModel.load(path)
+    return model if set(model.algorithms) <= set(specs) else None
 
 
 def plays_of(results: Sequence[MatchResult]) -> list[rapp.Play]:

@@ -15,16 +15,19 @@ from __future__ import annotations
 import json
 import logging
 import random
+import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from itertools import permutations
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from ggp.errors import GgpError
+from ggp.errors import GgpError, ReasonerError
 from ggp.evaluation.metrics import EndReason, PlayRecord
 from ggp.player import Budget, Player
 from ggp.reasoner.machine import State, StateMachine
@@ -80,7 +83,8 @@ class MatchResult:
     branching: tuple[int, ...] = ()
     evaluations: tuple[tuple[float, ...], ...] | None = None
     moves: tuple[tuple[str, ...], ...] = ()
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)
+    """Wall-clock time of the match; left out of comparisons (it is the one part that never repeats)."""
     error: str | None = None
 
     def to_record(self) -> PlayRecord:
@@ -120,17 +124,35 @@ class MatchResult:
 # --- one match -------------------------------------------------------------------------------
 
 _MACHINES: dict[tuple[str, str], StateMachine] = {}
+_CIRCUIT_EVALUATORS = ("auto", "c", "interpreter", "numpy")
 
 
 def _machine_for(game: GameSource, engine: str) -> StateMachine:
-    """One machine per game and engine in each worker process (grounding/compiling happens once)."""
+    """One machine per game and engine in each worker process (grounding/compiling happens once).
+
+    ``engine`` is an engine name, or ``circuit:KIND`` to pick the circuit engine's evaluator
+    (``c``, ``interpreter``, ``numpy``; ``interpreter`` needs no per-game C compilation, which
+    matters for big games such as 8x8 chess).
+    """
     key = (game.key, engine)
     machine = _MACHINES.get(key)
     if machine is None:
         from ggp.gdl.parser import parse_kif
         from ggp.reasoner.engines import make_machine
 
-        machine = make_machine(parse_kif(game.kif, game.key), engine)
+        description = parse_kif(game.kif, game.key)
+        name, _, evaluator = engine.partition(":")
+        if name == "circuit" and evaluator:
+            from ggp.gdl.validator import check_or_raise
+            from ggp.reasoner.circuit import CircuitStateMachine
+            from ggp.reasoner.circuit.evaluate import EvaluatorKind
+
+            if evaluator not in _CIRCUIT_EVALUATORS:
+                raise ReasonerError(f"unknown circuit evaluator {evaluator!r}; expected one of c, interpreter, numpy")
+            check_or_raise(description)
+            machine = CircuitStateMachine(description, evaluator=cast(EvaluatorKind, evaluator))
+        else:
+            machine = make_machine(description, engine)
         _MACHINES[key] = machine
     return machine
 
@@ -177,7 +199,8 @@ def play_match(job: MatchJob, player_factory: PlayerFactory) -> MatchResult:
                 break
             legal = [machine.legal_moves(state, role) for role in machine.roles]
             if any(not options for options in legal):
-                raise GgpError(f"a role has no legal move in state {state}")
+                stuck = next(role for role, options in zip(machine.roles, legal) if not options)
+                raise GgpError(f"role {stuck} has no legal move after {steps} steps in a non-terminal state")
             product = 1
             for options in legal:
                 product *= len(options)
@@ -263,6 +286,16 @@ def read_results(path: Path) -> dict[str, MatchResult]:
     return results
 
 
+def _cut_torn_tail(path: Path) -> None:
+    """Drop a last line without its newline (a write cut short), so appended lines stay whole."""
+    if not path.exists():
+        return
+    with path.open("rb+") as handle:
+        data = handle.read()
+        if data and not data.endswith(b"\n"):
+            handle.truncate(data.rfind(b"\n") + 1)
+
+
 @dataclass
 class RunProgress:
     """Counts reported to a progress callback after each finished job."""
@@ -274,7 +307,17 @@ class RunProgress:
 
 
 def _play_job(args: tuple[MatchJob, PlayerFactory]) -> MatchResult:
-    return play_match(*args)
+    """play_match, with any unexpected exception turned into a failed result (one bad job never ends a run)."""
+    job, factory = args
+    try:
+        return play_match(job, factory)
+    except Exception as exc:  # a bug in a player or engine fails only its own match
+        log.exception("match %s raised", job.job_id)
+        return _failed(job, f"{type(exc).__name__}: {exc}")
+
+
+def _failed(job: MatchJob, error: str) -> MatchResult:
+    return MatchResult(job.job_id, job.game.key, job.players, job.seed, error=error)
 
 
 def run_jobs(
@@ -288,12 +331,19 @@ def run_jobs(
 ) -> list[MatchResult]:
     """Run the jobs (resuming from ``results_path``) and return every result in job order.
 
-    A job whose worker process crashes is retried once, then reported as failed. Results are appended
-    to ``results_path`` as they arrive, so Ctrl-C loses only the matches still in flight.
+    A job whose worker process dies (a crash, not a game error) is retried once, alone in a fresh
+    process, then reported as failed; jobs that only shared the broken pool with it are rerun and
+    never blamed. Results are appended to ``results_path`` as they arrive and flushed, so Ctrl-C
+    (KeyboardInterrupt, re-raised after the workers are stopped) loses only the matches in flight,
+    and a rerun with the same jobs plays only the missing ones. Results are the same for any
+    ``workers`` (every match is seeded by its job alone).
     """
     done = read_results(results_path) if results_path else {}
-    pending = [job for job in jobs if job.job_id not in done]
-    progress = RunProgress(total=len(jobs), done=len(jobs) - len(pending))
+    wanted = {job.job_id for job in jobs}
+    pending = list({job.job_id: job for job in jobs if job.job_id not in done}.values())
+    progress = RunProgress(total=len(wanted), done=len(wanted & done.keys()))
+    if results_path:
+        _cut_torn_tail(results_path)
     sink = results_path.open("a") if results_path else None
 
     def record(result: MatchResult) -> None:
@@ -312,7 +362,7 @@ def run_jobs(
                 record(result)
         elif workers <= 1:
             for job in pending:
-                record(play_match(job, player_factory))
+                record(_play_job((job, player_factory)))
         else:
             for result in _run_on_processes(pending, player_factory, workers, progress):
                 record(result)
@@ -322,37 +372,74 @@ def run_jobs(
     return [done[job.job_id] for job in jobs if job.job_id in done]
 
 
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is handled by the parent, which stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_sigint)
+
+
+def _stop_pool(executor: ProcessPoolExecutor) -> None:
+    """Stop at once: kill the workers (their matches are lost, finished ones are on disk already)."""
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _run_on_processes(
     jobs: Sequence[MatchJob], player_factory: PlayerFactory, workers: int, progress: RunProgress
 ) -> Iterator[MatchResult]:
-    attempts: dict[str, int] = {}
-    queue = list(jobs)
-    context = get_context("spawn")
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    """Run jobs on a pool of ``workers`` spawned processes, at most two queued per worker.
+
+    When a worker dies the pool breaks and every job in flight fails with it, guilty or not. Those
+    suspects are then run one at a time, each alone in a fresh one-worker pool: an innocent job
+    simply finishes, the guilty one breaks its own pool a second time and is reported.
+    """
+    queue = deque(jobs)
+    executor = _new_pool(workers)
     running: dict[Future[MatchResult], MatchJob] = {}
     try:
         while queue or running:
             while queue and len(running) < 2 * workers:
-                job = queue.pop(0)
+                job = queue.popleft()
                 running[executor.submit(_play_job, (job, player_factory))] = job
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            suspects: list[MatchJob] = []
             for future in finished:
                 job = running.pop(future)
                 try:
                     yield future.result()
-                except Exception as exc:  # noqa: BLE001 - a crashed worker, not a game error
-                    attempts[job.job_id] = attempts.get(job.job_id, 0) + 1
-                    if attempts[job.job_id] == 1:
-                        log.warning("job %s crashed (%s); retrying once", job.job_id, exc)
-                        progress.retried.append(job.job_id)
-                        executor.shutdown(wait=False, cancel_futures=True)
-                        queue = [job, *queue, *running.values()]
-                        running.clear()
-                        executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-                        break
-                    yield MatchResult(job.job_id, job.game.key, job.players, job.seed, error=f"worker crashed twice: {exc}")
+                except BrokenProcessPool:
+                    suspects.append(job)
+            if not suspects:
+                continue
+            # The pool is broken: every other job in flight fails too; collect them all.
+            suspects += running.values()
+            running.clear()
+            _stop_pool(executor)
+            log.warning("a worker process died; rerunning %d job(s) in flight one at a time", len(suspects))
+            for job in sorted(suspects, key=lambda j: j.job_id):
+                yield _run_alone(job, player_factory, progress)
+            executor = _new_pool(workers)
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
+        _stop_pool(executor)
+
+
+def _run_alone(job: MatchJob, player_factory: PlayerFactory, progress: RunProgress) -> MatchResult:
+    """Retry one job in its own process; a second crash reports it as failed."""
+    progress.retried.append(job.job_id)
+    executor = _new_pool(1)
+    try:
+        return executor.submit(_play_job, (job, player_factory)).result()
+    except BrokenProcessPool as exc:
+        log.warning("job %s crashed its worker twice; reported as failed", job.job_id)
+        return _failed(job, f"worker crashed twice: {exc}")
+    finally:
+        _stop_pool(executor)
 
 
 def _run_on_ray(jobs: Sequence[MatchJob], player_factory: PlayerFactory, address: str) -> Iterator[MatchResult]:
@@ -371,7 +458,7 @@ def _run_on_ray(jobs: Sequence[MatchJob], player_factory: PlayerFactory, address
             try:
                 yield ray.get(ref)
             except Exception as exc:  # noqa: BLE001 - reported per job
-                yield MatchResult(job.job_id, job.game.key, job.players, job.seed, error=f"ray task failed: {exc}")
+                yield _failed(job, f"ray task failed: {exc}")
 
 
 def records_by_game(results: Iterable[MatchResult]) -> dict[str, list[PlayRecord]]:

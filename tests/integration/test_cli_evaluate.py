@@ -1,0 +1,117 @@
+"""``ggp evaluate`` end to end on tiny KIF games: JSON output, unplayable games, resuming, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ggp.cli import main
+from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGAL_MOVE
+
+
+def _games(folder: Path) -> list[str]:
+    paths = []
+    for name, text in (("cli_nim", NIM), ("cli_stuck", NO_LEGAL_MOVE), ("cli_endless", ENDLESS), ("cli_nogoal", MISSING_GOAL)):
+        path = folder / f"{name}.kif"
+        path.write_text(text)
+        paths.append(str(path))
+    return paths
+
+
+def test_evaluate_prints_json_reports_unplayable_games_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["evaluate", *_games(tmp_path), "--matches", "2", "--players", "random;mcts:iterations=20", "--engine", "clingo",
+            "--step-cap", "40", "--estimate-playouts", "4", "--out", str(out), "--json"]
+    assert main(argv) == 0
+    rows = {row["game"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["cli_nim"]["matches"] == 4 and rows["cli_nim"]["failed"] == 0
+    assert rows["cli_nim"]["fitness"] is None  # the shipped model's ladder differs: no fitness
+    assert "no RAPP model" in rows["cli_nim"]["reason"]
+    for name, reason in (("cli_stuck", "no legal move"), ("cli_endless", "did not end"), ("cli_nogoal", "goal")):
+        assert rows[name]["fitness"] == -1 and reason in rows[name]["reason"]
+    page = (out / "report.html").read_text()
+    assert "cli_endless" in page and (out / "fitness.png").is_file() and (out / "cli_nim-matrix.png").is_file()
+    lines = (out / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    # A rerun finds every match on disk and plays nothing more.
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == list(rows.values())
+    assert (out / "results.jsonl").read_text().splitlines() == lines
+
+
+def test_evaluate_with_a_model_file_reports_a_fitness(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps({"algorithms": ["random", "mcts:iterations=20"], "games": ["x"],
+                                 "matrix": [[0.5, 0.3], [0.7, 0.5]]}))
+    nim = tmp_path / "nim.kif"
+    nim.write_text(NIM)
+    argv = ["evaluate", str(nim), "--matches", "1", "--players", "random;mcts:iterations=20", "--engine", "clingo",
+            "--model", str(model), "--out", str(tmp_path / "out")]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    # Nim plays are all too short (Q = 1), so the fitness is exactly 0.
+    assert "nim: RAPP fitness 0.000, 2 matches, 0 failed" in text and "report:" in text
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--players", "random;wizard"], "unknown player type 'wizard'"),
+        (["--players", "random"], "at least two player specs"),
+        (["--matches", "0"], "--matches must be at least 1"),
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    nim = tmp_path / "nim.kif"
+    nim.write_text(NIM)
+    assert main(["evaluate", str(nim), "--out", str(tmp_path / "out"), *extra]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and err.startswith("ggp evaluate: ")
+
+
+def test_the_shipped_model_is_used_when_the_ladder_has_its_algorithms(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ggp.evaluation.evaluate import DEFAULT_MODEL_PATH, RappModel
+
+    model = RappModel.load(DEFAULT_MODEL_PATH)
+    nim = tmp_path / "nim.kif"
+    nim.write_text(NIM)
+    argv = ["evaluate", str(nim), "--matches", "1", "--players", ";".join(model.algorithms), "--engine", "clingo",
+            "--out", str(tmp_path / "out"), "--json"]
+    assert main(argv) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    # Nim's plays are all shorter than 10 plies: Q = 1 gives fitness 0, computed against the model.
+    assert row["fitness"] == 0.0 and row["reason"] == ""
+
+
+@pytest.mark.timeout(180)
+def test_sigterm_stops_the_run_and_keeps_the_finished_matches(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    nim = tmp_path / "nim.kif"
+    nim.write_text(NIM)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "ggp", "evaluate", str(nim), "--matches", "20", "--players",
+               "random;mcts:iterations=3000", "--engine", "clingo", "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and process.poll() is None:
+        if results.is_file() and results.read_text().count("\n") >= 1:
+            break
+        time.sleep(0.2)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "run the same command again to resume" in err
+    lines = results.read_text().splitlines()
+    assert 1 <= len(lines) < 40 and all(json.loads(line)["error"] is None for line in lines)
