@@ -68,6 +68,7 @@ CHECKS: Mapping[str, str] = {
     "stratification": "error: a relation depends on its own negation",
     "recursion": "error: the recursion restriction (spec 4.3) is broken",
     "fact-variables": "error: a fact contains variables",
+    "unknown-keyword": "error: a KIF operator GDL lacks (and, =>, <=>, exists, forall) used as a relation",
     "goal-value": "error: non-integer goal value; warning (error if strict): outside 0..100",
     "keyword-constant": "warning: a keyword used as an object constant",
     "arity-mismatch": "warning: a relation or function used with several arities",
@@ -92,6 +93,14 @@ _NO_DOES = frozenset({"legal", "goal", "terminal"})  # must not depend on does
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_-]+")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _USAGE = {"not": "(not atom)", "distinct": "(distinct term term)", "or": "(or literal...)"}
+_NOT_GDL: Mapping[str, str] = {
+    "and": "a rule body is already a conjunction: list the literals directly",
+    "=>": "write rules as (<= head body...)",
+    "<=>": "write each direction as its own (<= head body...) rule",
+    "exists": "GDL has no quantifiers; use a variable in a positive body atom",
+    "forall": "GDL has no quantifiers; use a helper relation and 'not'",
+}
+"""KIF operators that are not GDL: used as a relation they are almost surely a mistake (project check)."""
 _RULE_TEXT_SHOWN = 60
 
 
@@ -403,6 +412,10 @@ class _Validator:
     def atom(self, atom: Atom, rule: Rule, text: str, *, in_head: bool) -> None:
         name = atom.name
         args = _args(atom)
+        if name in _NOT_GDL:
+            # The arguments are literals read as terms: checking them as terms would only add noise.
+            self.add("error", "unknown-keyword", f"{name!r} is not a GDL keyword: {_NOT_GDL[name]}", rule)
+            return
         if name in RESERVED:
             if in_head:
                 self.add("error", "placement", f"reserved word {name!r} cannot head a sentence", rule)
@@ -495,7 +508,7 @@ class _Validator:
                                              f"relation {name!r} is used in a body but never defined"
                                              f"{_suggest(name)}", pos, text))
         for name, (pos, text) in self.defined.items():
-            if name not in self.used and name not in KEYWORDS and name not in RESERVED:
+            if name not in self.used and not (name in KEYWORDS or name in RESERVED or name in _NOT_GDL):
                 self.findings.append(Finding("warning", "unused",
                                              f"relation {name!r} is defined but never used{_suggest(name)}",
                                              pos, text))

@@ -112,3 +112,19 @@ def test_goal_values_are_integers_from_0_to_100() -> None:
             head = rule.head
             if isinstance(head, Func) and head.name == "goal" and not isinstance(head.args[1], Var):
                 assert 0 <= int(str(head.args[1])) <= 100, f"{game_dir.name}: {head}"
+
+
+def _initial_choices(key: str) -> dict[str, int]:
+    """How many legal moves each role has in the initial state of kif/<key>."""
+    from ggp.reasoner.naive import NaiveStateMachine
+
+    machine = NaiveStateMachine(load_game(KIF_DIR / key))
+    state = machine.initial_state()
+    return {str(role): len(machine.legal_moves(state, role)) for role in machine.roles}
+
+
+def test_the_library_has_an_n_player_and_a_simultaneous_move_game() -> None:
+    assert len(load_game(KIF_DIR / "threePlayerTicTacToe").roles) == 3
+    assert _initial_choices("threePlayerTicTacToe") == {"red": 16, "green": 1, "blue": 1}  # others noop
+    # Simultaneous: both roles have a real choice in the same state.
+    assert _initial_choices("rockPaperScissors") == {"left": 3, "right": 3}

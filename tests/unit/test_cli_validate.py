@@ -67,6 +67,10 @@ BAD_INPUTS: list[tuple[str, str | bytes, str]] = [
     ("keyword-arity", GAME + "(<= terminal (true (c 1) 2))\n", r":9:1: error\[arity\]: 'true' takes 1 argument,"),
     ("unknown-keyword", GAME.replace("(goal x 100)", "(gaol x 100)"),
      r":1:1: error\[missing\]: the game has no rule or fact for 'goal'"),
+    ("kif-and-as-relation", GAME + "(<= terminal (and (true (c 1)) (true (c 1))))\n",
+     r":9:1: error\[unknown-keyword\]: 'and' is not a GDL keyword"),
+    ("kif-implication", GAME + "\n  (=> (true (c 1)) terminal)\n",
+     r":10:3: error\[unknown-keyword\]: '=>' is not a GDL"),
 ]
 
 

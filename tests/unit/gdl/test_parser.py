@@ -127,3 +127,17 @@ def test_random_bytes_only_ever_raise_gdl_errors(data: bytes) -> None:
 @given(st.lists(st.sampled_from(_TOKENS), max_size=60).map(" ".join))
 def test_random_token_soup_only_ever_raises_gdl_errors(text: str) -> None:
     _parse_and_validate(text)
+
+
+def test_parsed_values_are_frozen_and_hashable() -> None:
+    import dataclasses
+
+    first = parse_kif("(role x)\n(<= (legal x (mark ?c)) (true (cell ?c)) (not (true done)))", "a.kif")
+    second = parse_kif("(ROLE X) (<= (LEGAL x (mark ?C)) (true (cell ?c)) (not (true done)))", "b.kif")
+    assert first == second and hash(first) == hash(second)
+    assert len({*first.rules, *second.rules}) == 2  # positions and file names take no part in equality
+    assert {parse_term("(f a ?x)"): 1}[parse_term("(F A ?X)")] == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.rules[0].head = parse_term("y")  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.rules = ()  # type: ignore[misc]

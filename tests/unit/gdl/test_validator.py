@@ -77,6 +77,11 @@ CASES = [
     ("recursion", "error",
      "(<= (p ?x) (true (c ?x)))\n(<= (p ?y) (p (f ?y)) (true (c ?y)))\n(<= terminal (p 2))", [(10, 1)]),
     ("fact-variables", "error", "(init (c ?x))", [(9, 1)]),
+    ("unknown-keyword", "error", "(<= terminal (and (true (c 1)) (true (c 1))))", [(9, 1)]),
+    ("unknown-keyword", "error", "(=> (true (c 1)) terminal)\n(<= (legal x b) (exists ?y (true (c ?y))))",
+     [(9, 1), (10, 1)]),
+    ("unknown-keyword", "error", "(<= terminal (true (c 1)) (forall ?y (true (c ?y))))\n(<=> p q)",
+     [(9, 1), (10, 1)]),
     ("goal-value", "error", "(goal x win)", [(9, 1)]),
     ("goal-value", "error", "(goal x (f 1))", [(9, 1)]),
     ("goal-value", "warning", "(goal x 200)\n(goal x -5)", [(9, 1), (10, 1)]),
@@ -124,6 +129,16 @@ def test_missing_keywords_are_errors_at_the_start_of_the_file() -> None:
     assert all(f.pos == SourcePos("g.kif", 1, 1) for f in findings if f.check == "missing")
     unused = [f for f in findings if f.check == "unused"]
     assert len(unused) == 1 and "did you mean 'role'?" in unused[0].message
+
+
+def test_a_kif_operator_gives_one_error_and_no_follow_on_warnings() -> None:
+    findings = findings_of("(<= terminal (and (true (c 1)) (p 1)))\n(=> (true (c 1)) terminal)")
+    assert [(f.severity, f.check, f.pos.line if f.pos else None) for f in findings] == [
+        ("error", "unknown-keyword", 9), ("error", "unknown-keyword", 10),
+    ]
+    assert findings[0].message == (
+        "'and' is not a GDL keyword: a rule body is already a conjunction: list the literals directly"
+    )
 
 
 def test_missing_base_and_input_is_only_a_warning() -> None:
