@@ -88,3 +88,26 @@ def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENG
                                          machine_factory=machines)
 
     return AppLauncher({kind: factory(kind) for kind in PLAYER_TYPES if kind != "random"})
+
+
+def sbg_to_kif(text: str, file: str) -> str:
+    """A Simplified Boardgames game as KIF (``translators.sbg``); raises :class:`~ggp.errors.SbgError`
+    (``file:line:column: message``) for a bad file. Warnings are logged."""
+    from ggp.gdl.printer import to_kif
+    from translators.sbg.parser import parse_sbg
+    from translators.sbg.to_gdl import translate
+
+    game = parse_sbg(text, file)
+    for warning in game.warnings:
+        log.warning("%s", warning)
+    return to_kif(translate(game))
+
+
+def game_translators() -> dict[str, Callable[[str, str], str]]:
+    """Formats the manager translates to KIF on upload: ``sbg`` when ``translators.sbg`` is available."""
+    try:
+        import translators.sbg  # noqa: F401
+    except ImportError as exc:
+        log.warning("SBG upload unavailable (%s)", exc)
+        return {}
+    return {"sbg": sbg_to_kif}

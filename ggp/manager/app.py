@@ -7,7 +7,7 @@ host) is refused, so a web page cannot drive a loopback manager.
 
 Routes (all JSON unless said otherwise)::
 
-    GET  /api/games                    POST /api/games {key, kif, name?}
+    GET  /api/games                    POST /api/games {key, kif | sbg, name?}
     GET  /api/games/{key}              GET  /games/{key}/v{n}/  (+ rulesheet.kif)
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
@@ -92,11 +92,28 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     return await handler(request)
 
 
+MAX_ID = 2**63 - 1
+"""Largest whole number accepted in a path or query (SQLite's INTEGER range)."""
+
+
+def _whole(text: str, what: str) -> int:
+    """``text`` as a whole number from 0 to :data:`MAX_ID`; raises :class:`InputError` naming ``what``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"{what} must be a whole number, found {text[:40]!r}") from None
+    if not 0 <= value <= MAX_ID:
+        raise InputError(f"{what} must be a whole number from 0 to {MAX_ID}")
+    return value
+
+
 async def _json_body(request: web.Request) -> dict[str, Any]:
     try:
         data = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise InputError("the request body is not valid JSON") from None
+    except RecursionError:
+        raise InputError("the request body is JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object")
     return data
@@ -128,14 +145,24 @@ def _summary(match: MatchSummary) -> dict[str, Any]:
 async def list_games(request: web.Request) -> web.Response:
     games = request.app[MANAGER].store.games()
     return web.json_response([{"key": g.key, "name": g.name, "version": g.version, "roles": list(g.roles)}
-                              for g in games])
+                              for g in games], headers={"X-Game-Formats": ",".join(request.app[MANAGER].game_formats())})
 
 
 async def add_game(request: web.Request) -> web.Response:
+    """``{key, name?}`` plus the rules in exactly one format field: ``kif``, or ``sbg`` (translated to KIF)."""
+    manager = request.app[MANAGER]
     data = await _json_body(request)
-    row = await request.app[MANAGER].add_game(_str_field(data, "key"), _str_field(data, "kif"),
-                                              _str_field(data, "name", False))
-    return web.json_response({"key": row.key, "version": row.version, "roles": list(row.roles)}, status=201)
+    unknown = sorted(set(data) - {"key", "name", *manager.game_formats()})
+    if unknown:
+        raise InputError(f"unknown fields {unknown}; the rules go in one of {list(manager.game_formats())}")
+    given = [fmt for fmt in manager.game_formats() if fmt in data]
+    if len(given) != 1:
+        raise InputError(f"give the rules in exactly one of the fields {list(manager.game_formats())}")
+    [game_format] = given
+    row = await manager.add_game(_str_field(data, "key"), _str_field(data, game_format),
+                                 _str_field(data, "name", False), game_format)
+    return web.json_response({"key": row.key, "version": row.version, "roles": list(row.roles),
+                              "format": game_format}, status=201)
 
 
 async def get_game(request: web.Request) -> web.Response:
@@ -149,7 +176,8 @@ async def get_game(request: web.Request) -> web.Response:
 
 async def game_metadata(request: web.Request) -> web.Response:
     """The repository-style game URL used as ``gameMetaURL`` in match records."""
-    row = request.app[MANAGER].store.game(request.match_info["key"], int(request.match_info["version"]))
+    version = _whole(request.match_info["version"], "a game version")
+    row = request.app[MANAGER].store.game(request.match_info["key"], version)
     if row is None:
         raise web.HTTPNotFound(reason="unknown game version")
     if request.match_info.get("file") == "rulesheet.kif":
@@ -203,11 +231,8 @@ async def list_matches(request: web.Request) -> web.Response:
     if status not in (None, "running", "completed", "aborted"):
         raise InputError("status must be running, completed or aborted")
     tournament = query.get("tournament")
-    try:
-        limit = int(query.get("limit", "100"))
-        tournament_id = int(tournament) if tournament else None
-    except ValueError:
-        raise InputError("limit and tournament must be whole numbers") from None
+    limit = _whole(query.get("limit", "100"), "limit")
+    tournament_id = _whole(tournament, "tournament") if tournament else None
     matches = request.app[MANAGER].store.matches(
         status=status, game=query.get("game") or None, player=query.get("player") or None,
         tournament_id=tournament_id, limit=max(1, min(limit, 1000)))
@@ -331,7 +356,11 @@ async def list_tournaments(request: web.Request) -> web.Response:
 
 async def create_tournament(request: web.Request) -> web.Response:
     if request.content_type in ("application/yaml", "application/x-yaml", "text/yaml"):
-        spec = spec_from_yaml(await request.text(), "<request>")
+        try:
+            text = await request.text()
+        except UnicodeDecodeError:
+            raise InputError("the request body is not UTF-8 text") from None
+        spec = spec_from_yaml(text, "<request>")
     else:
         spec = spec_from_mapping(await _json_body(request))
     tournament_id = await request.app[MANAGER].start_tournament(spec)
@@ -340,10 +369,7 @@ async def create_tournament(request: web.Request) -> web.Response:
 
 async def get_tournament(request: web.Request) -> web.Response:
     manager = request.app[MANAGER]
-    try:
-        tournament_id = int(request.match_info["id"])
-    except ValueError:
-        raise InputError("a tournament id is a whole number") from None
+    tournament_id = _whole(request.match_info["id"], "a tournament id")
     row = manager.store.tournament(tournament_id)
     if row is None:
         raise web.HTTPNotFound(reason="unknown tournament")
@@ -355,10 +381,7 @@ async def get_tournament(request: web.Request) -> web.Response:
 
 
 async def abort_tournament(request: web.Request) -> web.Response:
-    try:
-        tournament_id = int(request.match_info["id"])
-    except ValueError:
-        raise InputError("a tournament id is a whole number") from None
+    tournament_id = _whole(request.match_info["id"], "a tournament id")
     if not await request.app[MANAGER].abort_tournament(tournament_id):
         raise InputError(f"tournament {tournament_id} is not running")
     return web.json_response({"id": tournament_id, "aborted": True})

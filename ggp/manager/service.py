@@ -11,7 +11,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 
 MachineFactory = Callable[[Description], StateMachine]
 """Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``)."""
+GameTranslator = Callable[[str, str], str]
+"""Turns a game in another format (text, file name for messages) into KIF text; raises
+:class:`InputError` (or ``ValueError``) with a position for a bad file. The CLI wires these (``sbg``)."""
+GAME_FORMAT = "kif"
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
@@ -114,8 +118,10 @@ class Manager:
     """
 
     def __init__(self, store: Store, machine_factory: MachineFactory, launcher: PlayerLauncher | None = None,
-                 settings: ManagerSettings | None = None, transport: Transport | None = None) -> None:
+                 settings: ManagerSettings | None = None, transport: Transport | None = None,
+                 translators: Mapping[str, GameTranslator] | None = None) -> None:
         self.store = store
+        self._translators = dict(translators or {})
         self.settings = settings or ManagerSettings()
         self._machine_factory = machine_factory
         self._launcher = launcher
@@ -156,12 +162,28 @@ class Manager:
 
     # --- games ----------------------------------------------------------------------------------
 
-    async def add_game(self, key: str, kif: str, name: str = "") -> GameRow:
-        """Validate and store a game; raises :class:`InputError` listing every problem found."""
+    def game_formats(self) -> tuple[str, ...]:
+        """The formats :meth:`add_game` accepts: ``kif`` and every wired translator (e.g. ``sbg``)."""
+        return (GAME_FORMAT, *sorted(self._translators))
+
+    async def add_game(self, key: str, kif: str, name: str = "", game_format: str = GAME_FORMAT) -> GameRow:
+        """Validate and store a game; raises :class:`InputError` listing every problem found.
+
+        A game in another format (``game_format``, e.g. ``sbg``) is translated to KIF first and the
+        translation is what is validated and stored.
+        """
         if not KEY_PATTERN.fullmatch(key):
             raise InputError(f"game key {key!r} must be 1-64 letters, digits, '_' or '-'")
         if len(name) > 200:
             raise InputError("game name is longer than 200 characters")
+        if game_format != GAME_FORMAT:
+            translator = self._translators.get(game_format)
+            if translator is None:
+                raise InputError(f"unknown game format {game_format!r}; expected one of {list(self.game_formats())}")
+            try:
+                kif = await asyncio.to_thread(translator, kif, f"{key}.{game_format}")
+            except ValueError as exc:
+                raise InputError(str(exc)) from None
         description = parse_kif(kif, f"{key}.kif")
         problems = game_problems(description)
         if problems:

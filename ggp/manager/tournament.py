@@ -96,6 +96,8 @@ def spec_from_yaml(text: str, file: str = "<yaml>") -> TournamentSpec:
         mark = getattr(exc, "problem_mark", None)
         where = f"{file}:{mark.line + 1}:{mark.column + 1}" if mark is not None else file
         raise InputError(f"{where}: not valid YAML") from None
+    except RecursionError:
+        raise InputError(f"{file}: YAML nested too deeply") from None
     try:
         return spec_from_mapping(data)
     except InputError as exc:

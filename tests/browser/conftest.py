@@ -69,9 +69,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 class ManagerThread:
     """The manager's web app served from a background thread; :meth:`call` runs a coroutine there."""
 
-    def __init__(self, db: Path, token: str = "") -> None:
+    def __init__(self, db: Path, token: str = "", suspend_after: int = 0) -> None:
         self.db = db
         self.token = token
+        self.suspend_after = suspend_after
         self.url = ""
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="ggp-manager", daemon=True)
@@ -85,7 +86,7 @@ class ManagerThread:
         self.call(self._start())
 
     async def _start(self) -> None:
-        from ggp.commands._manager_glue import machine_factory
+        from ggp.commands._manager_glue import game_translators, machine_factory
         from ggp.commands._manager_server import load_games, open_store, start_server
         from ggp.manager.launcher import AppLauncher
         from ggp.manager.service import Manager, ManagerSettings
@@ -97,7 +98,8 @@ class ManagerThread:
             "legal": lambda: create_player_app(LegalPlayer, "legal", machine_factory=machines),
             "slow": lambda: create_player_app(lambda: SlowPlayer(seed=7), "slow", machine_factory=machines),
         })
-        manager = Manager(open_store(str(self.db)), machines, launcher, ManagerSettings(suspend_after=0))
+        manager = Manager(open_store(str(self.db)), machines, launcher, ManagerSettings(suspend_after=self.suspend_after),
+                          translators=game_translators())
         self._server = await start_server(manager, "127.0.0.1", 0, self.token)
         self.url = self._server.url
         await load_games(manager, [path for path in (TIC_TAC_TOE, ROCK_PAPER_SCISSORS) if path.is_file()])

@@ -359,3 +359,51 @@ def test_names_and_rules_with_markup_show_as_text(page: Page, manager_url: str, 
     page.get_by_role("button", name="first step").click()
     expect(page.locator("table.moves tr", has_text="markup-player")).to_contain_text("CE")
     no_injection(page)
+
+
+def test_a_suspended_player_is_shown_left_out_of_the_form_and_can_be_unsuspended(
+    page: Page, tmp_path: Path, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    server = ManagerThread(tmp_path / "suspend.db", suspend_after=1)
+    try:
+        server.start()
+        api(server.url, "api/players", {"name": "dead", "url": "http://127.0.0.1:9/"})
+        record = wait_finished(server.url, start_match(server.url, ["dead", "random"]))
+        assert {row[0] for row in record["errors"]} == {"CE"}
+        page.goto(server.url + "#/players")
+        row = page.locator("#players tr", has=page.get_by_role("link", name="dead", exact=True))
+        expect(row).to_contain_text("suspended (1 failures)")
+        screenshot(page, shots / "suspended.png")
+        page.goto(server.url + "#/new?game=ticTacToe")
+        seat = page.locator("#new-match select[data-role=xplayer]")
+        expect(seat.locator("option", has_text="random")).to_have_count(1)
+        options = seat.locator("option").all_inner_texts()
+        assert "random" in options and "dead" not in options
+        page.goto(server.url + "#/players")
+        row.get_by_role("button", name="unsuspend").click()
+        expect(row).not_to_contain_text("suspended")
+        assert not next(p for p in api(server.url, "api/players") if p["name"] == "dead")["suspended"]
+    finally:
+        server.stop()
+
+
+def test_an_sbg_game_added_from_the_games_page_is_translated(page: Page, manager_url: str) -> None:
+    from playwright.sync_api import expect
+
+    from tests.unit.manager.test_api_input import TINY_SBG
+
+    page.goto(manager_url + "#/games")
+    form = page.locator("#add-game")
+    assert form.locator("select[name=format] option").all_inner_texts() == ["KIF", "SBG"]
+    form.locator("input[name=key]").fill("tinySbg")
+    form.locator("select[name=format]").select_option("sbg")
+    form.locator("textarea[name=kif]").fill("<<Broken>>\n<BOARD> 3\n")
+    form.get_by_role("button", name="Validate and add").click()
+    expect(form.locator(".err")).to_contain_text("tinySbg.sbg:3:1:")
+    form.locator("textarea[name=kif]").fill(TINY_SBG)
+    form.get_by_role("button", name="Validate and add").click()
+    expect(form.locator(".ok")).to_contain_text("Stored tinySbg v1; roles white, black")
+    game = api(manager_url, "api/games/tinySbg")
+    assert "(role white)" in game["kif"] and "<BOARD>" not in game["kif"]

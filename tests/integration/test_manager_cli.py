@@ -97,3 +97,13 @@ def test_serve_starts_answers_and_stops_on_sigterm(tmp_path: Path) -> None:
             if process.poll() is None:
                 process.kill()
     assert (tmp_path / "m.db").is_file()
+
+
+def test_serve_refuses_a_bad_tournament_file_in_one_line_with_its_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "club.yaml"
+    bad.write_text("game: ticTacToe\nplayers: [random, legal\n")
+    assert main(["serve", "--port", "0", "--no-kif", "--db", ":memory:", "--tournament", str(bad)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"ggp serve: {bad}:") and "not valid YAML" in err and "\n" not in err

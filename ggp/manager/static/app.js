@@ -260,22 +260,25 @@ function matchPage(ctx, id) {
 }
 
 async function gamesPage(ctx) {
-  const games = await api("/api/games");
+  const response = await fetch("/api/games");
+  const games = await response.json();
+  const formats = (response.headers.get("X-Game-Formats") || "kif").split(",");
   const key = h("input", { name: "key", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*" });
   const name = h("input", { name: "name" });
+  const format = h("select", { name: "format" }, formats.map((f) => h("option", { value: f }, f.toUpperCase())));
   const kif = h("textarea", { name: "kif", required: true, spellcheck: "false" });
   const out = h("div", { class: "out" });
   const form = h("form", { class: "card", id: "add-game", onsubmit: async (e) => {
     e.preventDefault();
     try {
-      const g = await api("/api/games", { method: "POST", body: { key: key.value, name: name.value, kif: kif.value } });
+      const g = await api("/api/games", { method: "POST", body: { key: key.value, name: name.value, [format.value]: kif.value } });
       out.replaceChildren(h("p", { class: "ok" }, `Stored ${g.key} v${g.version}; roles ${g.roles.join(", ")}`));
       setTimeout(route, 800);
     } catch (err) {
       out.replaceChildren(h("p", { class: "err" }, err.message), err.problems.length ? h("div", { class: "problems" }, err.problems.join("\n")) : null);
     }
-  } }, h("h2", {}, "Add a game (KIF)"), h("label", {}, "key ", key), h("label", {}, "name ", name),
-    h("label", {}, "rules", kif), h("button", { type: "submit" }, "Validate and add"), out);
+  } }, h("h2", {}, "Add a game (KIF or SBG)"), h("label", {}, "key ", key), h("label", {}, "name ", name),
+    h("label", {}, "format ", format), h("label", {}, "rules", kif), h("button", { type: "submit" }, "Validate and add"), out);
   ctx.view.append(h("h1", {}, "Games"),
     section(`${games.length} game${games.length === 1 ? "" : "s"}`, games.length ? table(["key", "name", "version", "roles"],
       games.map((g) => [link("#/game/" + encodeURIComponent(g.key), g.key), g.name, "v" + g.version, g.roles.join(", ")]), { id: "games", class: "list" })

@@ -238,3 +238,27 @@ async def test_a_huge_reply_is_read_no_further_and_counts_as_illegal(
     seat = await seat_for(aiohttp_server, FakePlayer(constant("(step " + "1" * 200_000 + ")")), "big")
     record = await run_match(CounterMachine(length=1), config((seat, RANDOM_SEAT)), transport)
     assert record.errors[1] == ("IL null", "")
+
+
+def test_deadlines_come_from_the_clocks() -> None:
+    deadlines = Deadlines.from_clocks(10, 5)
+    assert (deadlines.start_s, deadlines.play_s, deadlines.stop_s) == (10.0, 6.0, 5.0)
+    plain = MatchConfig(match_id="m", game_key="counter", description=parse_kif(COUNTER_KIF),
+                        seats=(RANDOM_SEAT, RANDOM_SEAT), start_clock=3, play_clock=2)
+    assert plain.effective_deadlines() == Deadlines(3.0, 3.0, 2.0)
+    assert plain.effective_wedge_s() == 3 + 10 * 2
+
+
+async def test_start_goes_to_all_players_in_parallel(aiohttp_server: ServerFactory, transport: HttpTransport) -> None:
+    # Four players each take 0.4 s to answer START: one after the other would take 1.6 s, in parallel ~0.4 s.
+    players = [FakePlayer(constant("(step 1)"), start_delay_s=0.4) for _ in range(4)]
+    seats = tuple([await seat_for(aiohttp_server, p, f"p{i}") for i, p in enumerate(players)])
+    times: dict[str, float] = {}
+
+    class Clock(Recorder):
+        def match_event(self, record: MatchRecord, event: Event) -> None:
+            times.setdefault(event, asyncio.get_running_loop().time())
+
+    record = await run_match(CounterMachine(length=1, roles=4), config(seats), transport, Clock())
+    assert record.is_completed and record.errors[0] == ("", "", "", "")
+    assert 0.35 <= times["start"] - times["created"] < 1.2

@@ -81,3 +81,26 @@ def test_failed_matches_in_a_row_suspend_a_player_and_a_success_resets_the_count
     assert row is not None and row.suspended and row.fail_streak == 3
     store.set_suspended("p", False)
     assert not (store.player("p") or row).suspended
+
+
+def test_the_database_is_in_wal_mode_and_each_step_is_visible_to_another_reader_at_once(tmp_path: Path) -> None:
+    import sqlite3
+
+    store = Store(tmp_path / "m.db")
+    reader = sqlite3.connect(str(tmp_path / "m.db"))
+    try:
+        assert reader.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        record = started("m3")
+        store.match_event(header("m3"), "created")
+        store.match_event(record, "start")
+        for step in range(1, 4):
+            record = record.with_step(["(take 1)", "noop"], f"( (pile {3 - step}) )", step + 1, ["", ""])
+            store.match_event(record, "step")
+            # committed as it happens: a second connection (another process after a crash) sees the step now
+            rows = reader.execute("SELECT step, state FROM match_steps WHERE match_id = 'm3' ORDER BY step").fetchall()
+            assert rows[-1] == (step, f"( (pile {3 - step}) )") and len(rows) == step + 1
+        status = reader.execute("SELECT status FROM matches WHERE id = 'm3'").fetchone()[0]
+        assert status == "running"
+    finally:
+        reader.close()
+        store.close()
