@@ -67,8 +67,14 @@ def _run_sokoban(args: argparse.Namespace) -> int:
     outcomes = ", ".join(f"{name} {n}" for name, n in sorted(stats.outcomes.items()))
     print(f"{len(found)} level(s) from {stats.attempts} attempts ({outcomes})", file=report)
     if len(found) < args.count:
+        too_large = stats.outcomes["too-large"]
+        hint = (
+            f"; {too_large} candidate(s) were too large for the solver limits ({limits.max_nodes:,} search "
+            f"states, {limits.max_seconds:g} s): raise --max-nodes/--max-seconds or use a smaller --size"
+            if too_large else ""
+        )
         print(f"ggp generate: only {len(found)} of {args.count} levels found; raise --max-attempts "
-              "or use --keep-trivial", file=sys.stderr)
+              f"or use --keep-trivial{hint}", file=sys.stderr)
         return 1
     return 0
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+import pytest
 
 from ggp.arena import play_game
 from ggp.gdl.terms import Const, Func
@@ -39,3 +42,20 @@ def test_mcts_finds_a_short_walk_and_push_within_twice_the_optimal_steps() -> No
     goal, steps = _play(WALK_THEN_PUSH, 6, "mcts:iterations=100")
     assert goal == 100
     assert steps <= 6
+
+
+def test_a_translated_level_plays_through_the_manager_and_mcts_solves_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ggp.cli import main
+    from ggp.manager.records import from_json
+
+    source, kif, record = tmp_path / "one.txt", tmp_path / "one.kif", tmp_path / "match.json"
+    source.write_text(ONE_PUSH)
+    assert main(["translate", "sokoban", str(source), "--step-limit", "3", "-o", str(kif)]) == 0
+    assert main(["match", str(kif), "--player", "mcts", "--seed", "0", "--startclock", "10", "--playclock", "1",
+                 "--out", str(record), "--quiet"]) == 0
+    match = from_json(record.read_text())
+    assert match.is_completed and match.roles == ("player",)
+    assert match.moves == (("(move up)",),) and match.goal_values == (100,)
+    assert "goals player=100" in capsys.readouterr().out

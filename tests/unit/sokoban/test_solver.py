@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import pytest
 
 from ggp.errors import SokobanError
@@ -81,3 +84,40 @@ def test_quick_solutions_are_valid_upper_bounds_and_do_not_change_the_optimum(kn
     assert quick.length >= known.moves and quick.pushes >= known.pushes
     bounded = solve_moves(level, known=quick)
     assert bounded is not None and bounded.length == known.moves
+
+
+def test_translate_solve_reports_too_large_with_the_limit_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ggp.cli import main
+    from translators.sokoban import solver
+
+    # The command solves with the default limits; a tiny limit stands in for a huge level here.
+    monkeypatch.setattr(solver, "solve_moves", functools.partial(solver.solve_moves, limits=SolverLimits(max_nodes=5)))
+    source = tmp_path / "l3.txt"
+    source.write_text("; L3\n" + L3.text)
+    assert main(["translate", "sokoban", str(source), "--solve", "-o", str(tmp_path / "l3.kif")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"ggp translate: {source}:2:1: too large: more than 5 search states"
+
+
+ROOM = "##########\n#   .    #\n# $   $  #\n#  @   . #\n# .  $   #\n#        #\n##########\n"
+"""An open room whose searches store far more than the 512 states between two clock checks."""
+
+
+def test_the_time_limit_raises_too_large_with_the_limit() -> None:
+    level = parse_level(ROOM)
+    with pytest.raises(SolverLimitError, match=r"too large: more than 0 s of search"):
+        solve_pushes(level, SolverLimits(max_seconds=0.0))
+    with pytest.raises(SolverLimitError, match=r"too large: more than 0 s of search"):
+        solve_moves(level, SolverLimits(max_seconds=0.0))
+
+
+def test_generate_names_the_solver_limits_when_candidates_are_too_large(capsys: pytest.CaptureFixture[str]) -> None:
+    from ggp.cli import main
+
+    code = main(["generate", "sokoban", "--size", "6x6", "--boxes", "2", "--count", "1", "--keep-trivial",
+                 "--max-attempts", "3", "--max-nodes", "1"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "3 candidate(s) were too large for the solver limits (1 search states, 20 s)" in err
