@@ -20,8 +20,10 @@ from ggp.reasoner.chance import (
     sample_chance_moves,
     terminal_goals,
 )
+from ggp.reasoner.circuit import CircuitStateMachine
 from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
 from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from tests.conftest import KIF_DIR
 
@@ -29,6 +31,8 @@ Factory = Callable[[Description], StateMachine]
 ENGINES: dict[str, Factory] = {
     "clingo": lambda d: ClingoStateMachine(d, GroundingLimits(isolate=False)),
     "per-state": PerStateMachine,
+    "circuit": lambda d: CircuitStateMachine(d, GroundingLimits(isolate=False), evaluator="interpreter"),
+    "naive": NaiveStateMachine,
 }
 
 DIE = """(role p) (role random) (init start)

@@ -11,6 +11,7 @@ from ggp.errors import ReasonerError
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_term
 from ggp.gdl.terms import Description, Term
+from ggp.reasoner.circuit import CircuitStateMachine
 from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
 from ggp.reasoner.gdl2 import PerceptHistory, PerceptMachine, percepts_of, sample_states
 from ggp.reasoner.naive import NaiveStateMachine
@@ -21,7 +22,9 @@ Factory = Callable[[Description], PerceptMachine]
 ENGINES: dict[str, Factory] = {
     "clingo": lambda d: ClingoStateMachine(d, GroundingLimits(isolate=False)),
     "per-state": PerStateMachine,
+    "circuit": lambda d: CircuitStateMachine(d, GroundingLimits(isolate=False), evaluator="interpreter"),
 }
+"""Every engine that reports percepts (the naive baseline does not: see the refusal test below)."""
 
 
 def t(text: str) -> Term:
