@@ -24,6 +24,35 @@ def test_translate_writes_kif_that_parses(tmp_path: Path, capsys: pytest.Capture
     assert capsys.readouterr().out == out.read_text()
 
 
+def test_translated_kif_passes_validate_simulate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "six.kif"
+    assert main(["translate", "sbg", str(SIX), "-o", str(out)]) == 0
+    assert main(["validate", "--simulate", "3", str(out)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith(f"{out}: valid, 0 errors"), last
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "message"),
+    [
+        ("<BOARD> 6 6", "<BOARD> 7 6", "10:1", "row 1 has 6 cells but the board width is 7"),
+        ("R (1,0,e)^*", "R (1,0,x)^*", "20:8", "malformed move letter"),
+        ("#k 0 &", "#z 0 &", "28:1", "goal names unknown piece 'z'"),
+        ("<GOALS> 120 &", "<GOALS> &", "24:9", "expected the turn limit after '<GOALS>'"),
+    ],
+)
+def test_play_sbg_and_translate_report_bad_files_with_their_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, where: str, message: str
+) -> None:
+    bad = tmp_path / "bad.sbg"
+    assert old in SIX.read_text()
+    bad.write_text(SIX.read_text().replace(old, new, 1))
+    for command in (["translate", "sbg"], ["play-sbg"]):
+        assert main([*command, str(bad)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{bad}:{where}: {message}" in err, err
+
+
 def test_translate_reports_a_bad_file_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.sbg"
     bad.write_text(SIX.read_text().replace("<GOALS> 120", "<GOALS> 0"))

@@ -96,6 +96,13 @@ def test_engine_and_reasoner_agree_on_random_playouts(path: Path) -> None:
     assert assert_same_play(parse_sbg(path.read_text(), path.name), playouts=1, seed=7, max_plies=40) > 0
 
 
+@pytest.mark.parametrize("name", sorted(SLOW))
+def test_the_8x8_rider_games_agree_with_the_reasoner_on_a_short_playout(name: str) -> None:
+    # The differential test above skips these for time; a few plies still cover their translation.
+    path = GAMES_DIR / f"{name}.sbg"
+    assert assert_same_play(parse_sbg(path.read_text(), path.name), playouts=1, seed=7, max_plies=6) == 6
+
+
 def test_count_goals_above_zero_agree_with_the_engine() -> None:
     game = parse_sbg((GAMES_DIR / "gen_beta.sbg").read_text())
     reference = SbgStateMachine(game)
