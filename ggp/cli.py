@@ -51,8 +51,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (GgpError, OSError, ValueError) as exc:
         if args.debug:
             raise
-        print(f"ggp {args.command}: {exc}", file=sys.stderr)
+        print(f"ggp {args.command}: {describe_error(exc)}", file=sys.stderr)
         return 1
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for an error: an OS error names its file and says what went wrong in plain words.
+
+    >>> describe_error(FileNotFoundError(2, "No such file or directory", "games/nope.sbg"))
+    'games/nope.sbg: no such file or directory'
+    """
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        return f"{where}{exc.strerror[0].lower()}{exc.strerror[1:]}"
+    return str(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover
