@@ -3,7 +3,7 @@
 Reads one or more ``results.jsonl`` files written by ``ggp evaluate`` (or its benchmarks), builds the
 model from the group of games containing ``--anchor`` (games whose win matrix is incomplete are left
 out), optionally saves it, and prints fitness, distance, balance and quickness per game. This is how
-``ggp/evaluation/data/default_model.json`` was made (see docs/readme/evaluation.md).
+``ggp/evaluation/data/default_model.json`` was made (see docs/evaluation.md).
 
 Usage: python benchmarks/rapp_table.py RESULTS.jsonl... --players 'random;mcts:iterations=10;...'
        (--anchor gardner [--save ggp/evaluation/data/default_model.json] | --model FILE)

@@ -28,7 +28,7 @@ DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "default_model.json"
-"""The RAPP model shipped with the package (built from games/*.sbg; see docs/readme/evaluation.md)."""
+"""The RAPP model shipped with the package (built from games/*.sbg; see docs/evaluation.md)."""
 
 
 def check_playable(game: GameSource, engine: str, *, playouts: int = 3, step_cap: int = 1000, seed: int = 0) -> str | None:
