@@ -36,8 +36,10 @@ from ggp.gdl.terms import (
     Var,
 )
 
-MAX_CHARS = 16_000_000
-"""Longest text accepted by default (the largest real games are well under 1 MB)."""
+MAX_CHARS = 4_000_000
+"""Longest text accepted by default. The largest real games are well under 1 MB (ggp.org corpus: 46 KB;
+a translated 8x8 SBG game: about 20 KB); parsing runs at roughly 0.5 MB per CPU second, so the limit
+keeps the worst accepted input to seconds rather than minutes."""
 
 MAX_DEPTH = 200
 """Deepest bracket nesting accepted by default (real games stay below 20)."""

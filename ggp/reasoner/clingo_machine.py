@@ -82,8 +82,16 @@ def _new_control() -> clingo.Control:
 
 
 def domain_program(description: Description) -> str:
-    """The relaxed program whose least model over-approximates the fluent and move domains."""
-    relaxed = [relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules]
+    """The relaxed program whose least model over-approximates the fluent and move domains.
+
+    Only the rules that ``init``, ``next`` and ``legal`` depend on are kept: relations used only by
+    ``goal`` or ``terminal`` (often recursive counts or paths) cannot add a fluent or a move, and
+    without negation their relaxed extension can be far larger than anything a real state reaches.
+    """
+    needed = _relations_needed(description, frozenset({"init", "next", "legal"}))
+    relaxed = [
+        relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules if rule.head.name in needed
+    ]
     rtrue, rdoes = encode_name(_RELAXED_TRUE), encode_name(_RELAXED_DOES)
     return "\n".join(
         [
