@@ -10,11 +10,13 @@ States use the same fluent terms a GDL version of the game would, so they print 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from ggp.errors import IllegalMoveError
 from ggp.gdl.terms import Const, Func, Term
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
+from ggp.reasoner.playouts import random_playout
 
 NOOP = Const("noop")
 
@@ -192,3 +194,15 @@ class ChanceMachine(_Base):
         result = self._result(state)
         value = 50 if result is None else result
         return (100 - value, value)
+
+
+class BatchingNim(NimMachine):
+    """Nim (heaps 3 and 4) offering the batch playout hook; records the batch sizes it was asked for."""
+
+    def __init__(self) -> None:
+        super().__init__((3, 4))
+        self.calls: list[int] = []
+
+    def playout_goals(self, state: State, n: int, rng: random.Random) -> list[tuple[int, ...]]:
+        self.calls.append(n)
+        return [random_playout(self, state, rng) for _ in range(n)]

@@ -8,20 +8,18 @@ table and generic evaluation must do what the docs claim.
 from __future__ import annotations
 
 import logging
-import random
 
 import pytest
 
 from ggp.gdl.terms import Const, Func
 from ggp.player import Budget
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
-from ggp.reasoner.playouts import random_playout
 from ggp.testing import check_state_machine
 from players.alphabeta import HEURISTIC_LIMIT, AlphaBetaPlayer
 from players.mcts import MctsPlayer
 from players.monte_carlo import MonteCarloPlayer
 from players.registry import make_player
-from tests.helpers.nim_machine import ChanceMachine, NimMachine, _Base
+from tests.helpers.nim_machine import BatchingNim, ChanceMachine, NimMachine, _Base
 
 SECRET = ("b", "c", "a")
 
@@ -145,16 +143,6 @@ def test_every_searching_player_averages_over_the_random_role_instead_of_fearing
     assert player.choose(machine.initial_state(), Budget()) == Const("gamble")
 
 
-class BatchingNim(NimMachine):
-    """Nim with the batch playout hook; records the batch sizes it was asked for."""
-
-    def __init__(self) -> None:
-        super().__init__((3, 4))
-        self.calls: list[int] = []
-
-    def playout_goals(self, state: State, n: int, rng: random.Random) -> list[tuple[int, ...]]:
-        self.calls.append(n)
-        return [random_playout(self, state, rng) for _ in range(n)]
 
 
 def test_flat_monte_carlo_runs_its_playouts_in_batches_within_the_iteration_budget() -> None:

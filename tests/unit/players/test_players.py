@@ -21,11 +21,18 @@ from players.base import DEFAULT_ITERATIONS, BasePlayer
 from players.legal_player import LegalPlayer
 from players.mcts import MctsPlayer
 from players.monte_carlo import MonteCarloPlayer
-from ggp.reasoner.playouts import playout_goals, random_playout
+from ggp.reasoner.playouts import playout_goals
 from players.random_player import RandomPlayer
 from players.registry import PLAYER_TYPES, make_player, parse_spec
 from tests.conftest import ROOT
-from tests.helpers.nim_machine import DOMINANT, MATCHING_PENNIES, ChanceMachine, MatrixMachine, NimMachine
+from tests.helpers.nim_machine import (
+    DOMINANT,
+    MATCHING_PENNIES,
+    BatchingNim,
+    ChanceMachine,
+    MatrixMachine,
+    NimMachine,
+)
 
 ALL_TYPES = sorted(PLAYER_TYPES)
 
@@ -271,16 +278,6 @@ def test_budget_combines_limits_and_rejects_nonsense() -> None:
         Budget(iterations=0)
 
 
-class BatchingNim(NimMachine):
-    """A Nim machine offering the batch playout hook; records how it was called."""
-
-    def __init__(self) -> None:
-        super().__init__((3, 4))
-        self.calls: list[int] = []
-
-    def playout_goals(self, state: State, n: int, rng: random.Random) -> list[tuple[int, ...]]:
-        self.calls.append(n)
-        return [random_playout(self, state, rng) for _ in range(n)]
 
 
 def test_playouts_are_delegated_to_a_machine_with_a_batch_hook() -> None:
