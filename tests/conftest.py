@@ -13,6 +13,7 @@ GAMES_DIR = ROOT / "games"
 SHARED = Path(os.environ.get("GGP_SHARED", ROOT.parent / "shared"))
 CORPUS = SHARED / "gdl-corpus"
 TRACES = SHARED / "traces"
+KNOWN_UNSUPPORTED = ROOT / "tests" / "known_unsupported.txt"
 
 
 def kif_games() -> list[Path]:
@@ -45,3 +46,16 @@ def needs_shared(paths: list[Path]) -> list[object]:
     if paths:
         return list(paths)
     return [pytest.param(None, marks=pytest.mark.skip(reason="../shared is not present"))]
+
+
+def known_unsupported() -> dict[str, str]:
+    """``key -> reason`` from tests/known_unsupported.txt (``#`` starts a comment)."""
+    if not KNOWN_UNSUPPORTED.is_file():
+        return {}
+    entries = {}
+    for line in KNOWN_UNSUPPORTED.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            key, _, reason = line.partition(":")
+            entries[key.strip()] = reason.strip()
+    return entries

@@ -23,11 +23,10 @@ from ggp.files import load_kif
 from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
 from ggp.reasoner.traces import load_trace, replay_trace
 from ggp.testing import check_state_machine
-from tests.conftest import CORPUS, ROOT, TRACES, kif_games, needs_shared, valid_corpus_keys
+from tests.conftest import CORPUS, ROOT, TRACES, kif_games, known_unsupported, needs_shared, valid_corpus_keys
 
 LOCAL = GroundingLimits(isolate=False)
 KIF_TRACES = ROOT / "tests" / "data" / "traces"
-KNOWN_UNSUPPORTED = ROOT / "tests" / "known_unsupported.txt"
 FULL = os.environ.get("GGP_FULL_TRACES", "") not in ("", "0")
 
 SLOW_GAMES: frozenset[str] = frozenset({
@@ -42,19 +41,6 @@ SLOW_GAMES: frozenset[str] = frozenset({
 })
 """Games whose first-playout replay took more than ~2.5 s on the shared 2-core machine (grounding dominates;
 some take minutes); replayed only with GGP_FULL_TRACES=1."""
-
-
-def known_unsupported() -> dict[str, str]:
-    """``key -> reason`` from tests/known_unsupported.txt (``#`` starts a comment)."""
-    if not KNOWN_UNSUPPORTED.is_file():
-        return {}
-    entries = {}
-    for line in KNOWN_UNSUPPORTED.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            key, _, reason = line.partition(":")
-            entries[key.strip()] = reason.strip()
-    return entries
 
 
 def shared_trace_keys() -> list[str]:
