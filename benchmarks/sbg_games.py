@@ -46,7 +46,7 @@ def bench_engines(paths: list[Path], seconds: float, batch: int) -> None:
     from ggp.reasoner.benchmark import bench
     from ggp.reasoner.engines import make_machine
 
-    print(f"{'game':<20} {'engine':<8} {'setup s':>8} {'playouts/s':>11} {'states/s':>10} {'depth':>6}")
+    print(f"{'game':<20} {'engine':<8} {'setup s':>8} {'playouts/s':>11} {'per CPU s':>10} {'states/s':>10} {'depth':>6}")
     for path in paths:
         description = translate(parse_sbg(path.read_text(), path.name))
         for engine, engine_batch in (("clingo", 0), ("circuit", batch)):
@@ -54,7 +54,8 @@ def bench_engines(paths: list[Path], seconds: float, batch: int) -> None:
             machine = make_machine(description, engine)
             setup = time.perf_counter() - started
             result = bench(machine, seconds=seconds, seed=0, batch=engine_batch, engine=engine)
-            print(f"{path.stem:<20} {engine:<8} {setup:>8.2f} {result.playouts_per_second:>11.1f} "
+            per_cpu = result.playouts / result.cpu_seconds if result.cpu_seconds else 0.0
+            print(f"{path.stem:<20} {engine:<8} {setup:>8.2f} {result.playouts_per_second:>11.1f} {per_cpu:>10.1f} "
                   f"{result.states_per_second:>10.0f} {result.mean_depth:>6.1f}", flush=True)
 
 

@@ -14,7 +14,7 @@ the player seat with the higher goal; equal goals (step-cap draws included) are 
 all matches, and over the decided ones) come with 95% Wilson intervals.
 
 Usage: python benchmarks/seed_tournament.py [--per-pairing 20] [--iterations 10] [--step-cap 400]
-           [--players Random,MonteCarlo,MCTS] [--out docs/seed_tournament.md]
+           [--players Random,MonteCarlo,MCTS] [--out FILE]
 """
 
 from __future__ import annotations
