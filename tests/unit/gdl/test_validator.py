@@ -45,6 +45,8 @@ CASES = [
     ("arity", "error", "(<= (legal x) (true (c 1)))", [(9, 1)]),
     ("arity", "error", "(<= terminal (true (c 1) (c 1)))", [(9, 1)]),
     ("arity", "error", "(<= (terminal 1) (true (c 1)))", [(9, 1)]),
+    ("arity", "error", "(<= (sees x) (true (c 1)))", [(9, 1)]),
+    ("arity", "error", "(<= (sees x y z) (true (c 1)))", [(9, 1)]),
     ("reserved", "error", "(init (c not))", [(9, 1)]),
     ("reserved", "error", "(<= terminal (distinct 1))", [(9, 1)]),
     ("reserved", "error", "(<= terminal or)", [(9, 1)]),
