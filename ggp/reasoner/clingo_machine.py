@@ -245,6 +245,43 @@ def goals_from_values(
     return tuple(values)
 
 
+class StateInfoQueries:
+    """The state queries of the StateMachine protocol answered from one per-state record.
+
+    An engine that computes legal moves, the terminal flag and goal values together (a
+    :class:`StateInfo`, or any object with those three fields) mixes this in and defines
+    :meth:`_info`; ``_roles``, ``_role_index`` and ``description`` come from the engine.
+    """
+
+    description: Description
+    _roles: tuple[Role, ...]
+    _role_index: dict[Role, int]
+
+    def _info(self, state: State) -> StateInfo:
+        raise NotImplementedError
+
+    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
+        try:
+            index = self._role_index[role]
+        except KeyError:
+            raise ValueError(f"unknown role {str(role)!r}") from None
+        return self._info(state).legal[index]
+
+    def legal_joint_moves(self, state: State) -> list[JointMove]:
+        return joint_moves_product(self._info(state).legal)
+
+    def is_terminal(self, state: State) -> bool:
+        return self._info(state).terminal
+
+    def goal_values(self, state: State) -> tuple[tuple[Term, ...], ...]:
+        """Every goal value derived for each role (normally exactly one)."""
+        return self._info(state).goal_values
+
+    def goals(self, state: State) -> tuple[int, ...]:
+        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
+        return goals_from_values(self.description.file, self._roles, self._info(state).goal_values, state)
+
+
 def _relations_needed(description: Description, targets: frozenset[str]) -> frozenset[str]:
     """The relation names the ``targets`` depend on (themselves included), following rule bodies."""
     uses: dict[str, set[str]] = {}
@@ -435,7 +472,7 @@ class _Part:
         return [decode[i] for i in ids if i in decode]
 
 
-class ClingoStateMachine:
+class ClingoStateMachine(StateInfoQueries):
     """A :class:`~ggp.reasoner.machine.StateMachine` backed by one clingo grounding of the game.
 
     The rules are grounded once into two controls: one for what depends on the state alone (``legal``,
@@ -582,26 +619,8 @@ class ClingoStateMachine:
             decoded = self._state_part.solve(frozenset(), frozenset())
         return State(frozenset(payload for kind, payload in decoded if kind == "init"))
 
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        try:
-            index = self._role_index[role]
-        except KeyError:
-            raise ValueError(f"unknown role {str(role)!r}") from None
-        return self.state_info(state).legal[index]
-
-    def legal_joint_moves(self, state: State) -> list[JointMove]:
-        return joint_moves_product(self.state_info(state).legal)
-
-    def is_terminal(self, state: State) -> bool:
-        return self.state_info(state).terminal
-
-    def goal_values(self, state: State) -> tuple[tuple[Term, ...], ...]:
-        """Every goal value derived for each role (normally exactly one)."""
-        return self.state_info(state).goal_values
-
-    def goals(self, state: State) -> tuple[int, ...]:
-        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
-        return goals_from_values(self.description.file, self._roles, self.state_info(state).goal_values, state)
+    def _info(self, state: State) -> StateInfo:
+        return self.state_info(state)
 
     def _does_literals(self, state: State, joint_move: JointMove) -> frozenset[int]:
         if len(joint_move) != len(self._roles):

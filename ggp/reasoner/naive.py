@@ -24,8 +24,8 @@ import clingo
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.asp import rules_to_asp, symbol_to_term, term_to_symbol
-from ggp.reasoner.clingo_machine import GroundingLimits, StateInfo, goals_from_values
-from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
+from ggp.reasoner.clingo_machine import GroundingLimits, StateInfo, StateInfoQueries
+from ggp.reasoner.machine import JointMove, Move, Role, State
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def _clingo_logger(code: clingo.MessageCode, message: str) -> None:
     log.debug("clingo %s: %s", code, message.strip())
 
 
-class NaiveStateMachine:
+class NaiveStateMachine(StateInfoQueries):
     """A :class:`~ggp.reasoner.machine.StateMachine` that grounds the game again for every query.
 
     ``limits.max_atoms`` bounds each grounding; the time limit and isolation are not applied (this
@@ -116,22 +116,8 @@ class NaiveStateMachine:
             )
         )
 
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        try:
-            index = self._role_index[role]
-        except KeyError:
-            raise ValueError(f"unknown role {str(role)!r}") from None
-        return self.state_info(state).legal[index]
-
-    def legal_joint_moves(self, state: State) -> list[JointMove]:
-        return joint_moves_product(self.state_info(state).legal)
-
-    def is_terminal(self, state: State) -> bool:
-        return self.state_info(state).terminal
-
-    def goals(self, state: State) -> tuple[int, ...]:
-        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
-        return goals_from_values(self.description.file, self._roles, self.state_info(state).goal_values, state)
+    def _info(self, state: State) -> StateInfo:
+        return self.state_info(state)
 
     def next_state(self, state: State, joint_move: JointMove) -> State:
         legal = self.state_info(state).legal

@@ -37,8 +37,8 @@ from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.build import Circuit, build_circuit
 from ggp.reasoner.circuit.evaluate import Evaluator, EvaluatorKind, make_evaluator, pack_bits, unpack_bits
 from ggp.reasoner.circuit.extract import CircuitError, ground_program
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits, StateInfo
-from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
+from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits, StateInfo, StateInfoQueries
+from ggp.reasoner.machine import JointMove, Move, Role, State
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class _Entry(NamedTuple):
     key: int
 
 
-class CircuitStateMachine:
+class CircuitStateMachine(StateInfoQueries):
     """A :class:`~ggp.reasoner.machine.StateMachine` evaluating the game's compiled circuit.
 
     Construction grounds the game once with clingo, builds and simplifies the circuit and loads the
@@ -246,37 +246,8 @@ class CircuitStateMachine:
             cache.popitem(last=False)
         return entry
 
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        try:
-            index = self._role_index[role]
-        except KeyError:
-            raise ValueError(f"unknown role {str(role)!r}") from None
-        return self._entry(state).legal[index]
-
-    def legal_joint_moves(self, state: State) -> list[JointMove]:
-        return joint_moves_product(self._entry(state).legal)
-
-    def is_terminal(self, state: State) -> bool:
-        return self._entry(state).terminal
-
-    def goal_values(self, state: State) -> tuple[tuple[Term, ...], ...]:
-        """Every goal value derived for each role (normally exactly one)."""
-        return self._entry(state).goal_values
-
-    def goals(self, state: State) -> tuple[int, ...]:
-        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
-        values = []
-        for role, found in zip(self._roles, self._entry(state).goal_values):
-            if len(found) != 1:
-                shown = ", ".join(sorted(str(v) for v in found)) or "none"
-                raise ReasonerError(
-                    f"{self.description.file}: role {role} has {len(found)} goal values ({shown}) in state {state}"
-                )
-            try:
-                values.append(int(str(found[0])))
-            except ValueError:
-                raise ReasonerError(f"{self.description.file}: goal value {found[0]} of role {role} is not an integer") from None
-        return tuple(values)
+    def _info(self, state: State) -> _Entry:  # type: ignore[override]  # an _Entry has StateInfo's fields
+        return self._entry(state)
 
     def _move_ids(self, state: State, entry: _Entry, joint_move: JointMove) -> list[int]:
         if len(joint_move) != len(self._roles):
