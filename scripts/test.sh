@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything the test suite needs into .venv and runs it (the README's test command).
+# Installs everything the test suite needs into .venv (the test extra, and the optional Ray extra when
+# it installs) and runs it (the README's test command).
 # The browser tests (tests/browser/) drive Debian's Chromium through Playwright; when /usr/bin/chromium
 # is missing and we are root (or have password-less sudo), it is installed with apt-get. Any failure
 # there only prints a warning: the browser tests then skip with a reason. Set GGP_NO_APT=1 to skip it.
@@ -43,4 +44,8 @@ python3 -m venv .venv
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 python -m pip install -q -e ".[test]"
+# Ray is an optional extra; with it installed the distributed-evaluation test runs instead of skipping.
+if ! python -m pip install -q -e ".[test,ray]" >/dev/null 2>&1; then
+  echo "test.sh: could not install the optional Ray extra; the Ray test will skip" >&2
+fi
 python -m pytest "$@"
