@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from ggp.errors import ReasonerError
@@ -25,6 +26,11 @@ from ggp.errors import ReasonerError
 log = logging.getLogger(__name__)
 
 FLAGS = ("-O2", "-shared", "-fPIC")
+"""Flags for circuits of ordinary size."""
+UNOPTIMISED_FLAGS = ("-O0", "-shared", "-fPIC")
+"""Flags for very large circuits: the optimiser takes many minutes on a straight-line function of
+100,000+ literals (8x8 chess: over 600 s at -O2 and -O1), while -O0 builds it in seconds and still runs
+2-3x faster than the interpreter."""
 
 
 def cache_dir() -> Path:
@@ -74,14 +80,18 @@ def _try_load(library: Path, checksum: Path) -> ctypes.CDLL | None:
         return None
 
 
-def load_library(source: str, compiler: tuple[str, str], directory: Path | None = None) -> tuple[ctypes.CDLL, Path, bool]:
+def load_library(
+    source: str, compiler: tuple[str, str], directory: Path | None = None, flags: Sequence[str] = FLAGS
+) -> tuple[ctypes.CDLL, Path, bool]:
     """Load the compiled ``source`` from the cache or compile it; returns (library, path, was_cached).
+
+    ``flags`` are the compiler's flags (part of the cache key).
 
     Raises :class:`ReasonerError` when the compiler fails.
     """
     path, version = compiler
     directory = directory or cache_dir()
-    key = hashlib.sha256("\0".join([source, version, *FLAGS]).encode()).hexdigest()[:32]
+    key = hashlib.sha256("\0".join([source, version, *flags]).encode()).hexdigest()[:32]
     library = directory / f"circuit-{key}.so"
     checksum = directory / f"circuit-{key}.sha256"
     loaded = _try_load(library, checksum)
@@ -95,7 +105,7 @@ def load_library(source: str, compiler: tuple[str, str], directory: Path | None 
         out = Path(tmp) / "circuit.so"
         try:
             result = subprocess.run(
-                [path, *FLAGS, "-o", str(out), str(c_file)], capture_output=True, text=True, timeout=600, check=False
+                [path, *flags, "-o", str(out), str(c_file)], capture_output=True, text=True, timeout=600, check=False
             )
         except (OSError, subprocess.SubprocessError) as exc:
             raise ReasonerError(f"c compiler {path!r} failed: {exc}") from exc

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ggp.errors import ReasonerError
 from ggp.reasoner.circuit.build import Circuit, Ref
 from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, TABLES, bytecode, c_source, sizes, tables
-from ggp.reasoner.circuit.compiler import find_compiler, load_library
+from ggp.reasoner.circuit.compiler import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
 
 log = logging.getLogger(__name__)
 
@@ -398,7 +398,9 @@ class CEvaluator(_NativeEvaluator):
     name = "c"
 
     def __init__(self, circuit: Circuit, compiler: tuple[str, str], directory: Path | None = None) -> None:
-        lib, self.path, self.cached = load_library(c_source(circuit), compiler, directory)
+        large = circuit.size()[1] > COMPILE_MAX_LITERALS
+        self.flags = UNOPTIMISED_FLAGS if large else FLAGS
+        lib, self.path, self.cached = load_library(c_source(circuit), compiler, directory, self.flags)
         lib.ggp_new_game.argtypes = []
         lib.ggp_new_game.restype = _P
         super().__init__(circuit, lib, lib.ggp_new_game())
@@ -430,14 +432,20 @@ class InterpretedEvaluator(_NativeEvaluator):
 
 
 COMPILE_MAX_LITERALS = 100_000
-"""Above this many circuit literals ``auto`` interprets instead of compiling (the C compiler would
-take minutes and gigabytes on such a straight-line program)."""
+"""Above this many circuit literals the C code is built without optimisation (the optimiser would take
+many minutes and gigabytes on such a straight-line program; see
+:data:`~ggp.reasoner.circuit.compiler.UNOPTIMISED_FLAGS`)."""
+
+INTERPRET_MIN_LITERALS = 1_500_000
+"""Above this many circuit literals ``auto`` interprets instead of compiling at all (even an
+unoptimised build of 8x8 chess, 115,563 literals, takes about 5 s)."""
 
 
 def make_evaluator(circuit: Circuit, kind: EvaluatorKind = "auto", directory: Path | None = None) -> Evaluator:
     """An evaluator of ``circuit``; ``auto`` compiles to C when a compiler is found, else uses numpy.
 
-    ``auto`` interprets circuits over :data:`COMPILE_MAX_LITERALS`. ``c`` and ``interpreter`` need a
+    ``auto`` compiles circuits over :data:`COMPILE_MAX_LITERALS` without optimisation and interprets
+    those over :data:`INTERPRET_MIN_LITERALS`. ``c`` and ``interpreter`` need a
     C compiler (:class:`ReasonerError` without one); ``numpy`` never does.
     """
     if kind == "numpy":
@@ -450,7 +458,7 @@ def make_evaluator(circuit: Circuit, kind: EvaluatorKind = "auto", directory: Pa
         log.warning("circuit evaluator: numpy (no c compiler found)")
         return NumpyEvaluator(circuit)
     evaluator: CEvaluator | InterpretedEvaluator
-    if kind == "auto" and circuit.size()[1] > COMPILE_MAX_LITERALS:
+    if kind == "auto" and circuit.size()[1] > INTERPRET_MIN_LITERALS:
         log.info("circuit of %d literals: interpreting it rather than compiling", circuit.size()[1])
         kind = "interpreter"
     try:

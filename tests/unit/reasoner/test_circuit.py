@@ -321,3 +321,25 @@ def test_a_failing_compiler_falls_back_to_numpy_in_auto_mode(
     assert machine.evaluator.name == "numpy" and "fatal: broken" in caplog.text
     with pytest.raises(ReasonerError, match="c compiler .* failed: fatal: broken"):
         CircuitStateMachine(game, LOCAL, evaluator="c", cache_dir=tmp_path / "cache")
+
+
+@needs_cc
+def test_a_large_circuit_is_compiled_without_optimisation_and_a_huge_one_interpreted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ggp.reasoner.circuit import evaluate
+    from ggp.reasoner.circuit.compiler import FLAGS, UNOPTIMISED_FLAGS
+
+    game = parse_kif(COUNTER, "counter.kif")
+    normal = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path)
+    assert normal.evaluator.name == "c" and normal.evaluator.flags == FLAGS  # type: ignore[attr-defined]
+    monkeypatch.setattr(evaluate, "COMPILE_MAX_LITERALS", 1)  # every circuit counts as large now
+    large = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path)
+    assert large.evaluator.name == "c" and large.evaluator.flags == UNOPTIMISED_FLAGS  # type: ignore[attr-defined]
+    assert not large.evaluator.cached  # type: ignore[attr-defined]  # the flags are part of the cache key
+    state = normal.initial_state()
+    for _ in range(3):
+        assert large.legal_joint_moves(state) == normal.legal_joint_moves(state)
+        state = normal.next_state(state, normal.legal_joint_moves(state)[0])
+    monkeypatch.setattr(evaluate, "INTERPRET_MIN_LITERALS", 1)
+    assert CircuitStateMachine(game, LOCAL, cache_dir=tmp_path).evaluator.name == "interpreter"
