@@ -109,14 +109,18 @@ class NimMachine(_Base):
 
 
 class MatrixMachine(_Base):
-    """A one-step simultaneous game: ``payoffs[(row_move, col_move)] = (row_goal, col_goal)``."""
+    """A one-step simultaneous game: ``payoffs[(move of role 1, move of role 2, ...)] = (goal 1, goal 2, ...)``.
 
-    def __init__(self, payoffs: Mapping[tuple[str, str], tuple[int, int]], roles: tuple[str, str] = ("row", "col")) -> None:
-        self._roles = (Const(roles[0]), Const(roles[1]))
+    Two roles (``row`` and ``col``) by default; give ``roles`` for more.
+    """
+
+    def __init__(
+        self, payoffs: Mapping[tuple[str, ...], tuple[int, ...]], roles: tuple[str, ...] = ("row", "col")
+    ) -> None:
+        self._roles = tuple(Const(role) for role in roles)
         self._payoffs = dict(payoffs)
-        self._moves = (
-            tuple(Const(m) for m in sorted({r for r, _ in payoffs})),
-            tuple(Const(m) for m in sorted({c for _, c in payoffs})),
+        self._moves = tuple(
+            tuple(Const(m) for m in sorted({key[index] for key in payoffs})) for index in range(len(roles))
         )
 
     def initial_state(self) -> State:
@@ -137,8 +141,8 @@ class MatrixMachine(_Base):
     def goals(self, state: State) -> tuple[int, ...]:
         for fact in state.facts:
             if isinstance(fact, Func):
-                return self._payoffs[(str(fact.args[0]), str(fact.args[1]))]
-        return (50, 50)
+                return self._payoffs[tuple(str(move) for move in fact.args)]
+        return (50,) * len(self._roles)
 
 
 MATCHING_PENNIES = {("heads", "heads"): (100, 0), ("heads", "tails"): (0, 100),

@@ -7,6 +7,7 @@ table and generic evaluation must do what the docs claim.
 
 from __future__ import annotations
 
+import itertools
 import logging
 
 import pytest
@@ -19,7 +20,7 @@ from players.alphabeta import HEURISTIC_LIMIT, AlphaBetaPlayer
 from players.mcts import MctsPlayer
 from players.monte_carlo import MonteCarloPlayer
 from players.registry import make_player
-from tests.helpers.nim_machine import BatchingNim, ChanceMachine, NimMachine, _Base
+from tests.helpers.nim_machine import BatchingNim, ChanceMachine, MatrixMachine, NimMachine, _Base
 
 SECRET = ("b", "c", "a")
 
@@ -53,41 +54,22 @@ class SoloMachine(_Base):
         return (100,) if self.pressed(state) == SECRET else (0,)
 
 
-class ThreeWayMachine(_Base):
+def three_way_machine() -> MatrixMachine:
     """Three roles move at once, ``hi`` or ``lo``; ``hi`` adds 40 to one's own goal whatever the others do.
 
     Each role also gets 10 for every other role that played ``lo``, so the others' choices matter.
     """
-
-    def __init__(self) -> None:
-        self._roles = (Const("red"), Const("green"), Const("blue"))
-
-    def initial_state(self) -> State:
-        return State(frozenset({Const("start")}))
-
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        return () if self.is_terminal(state) else (Const("hi"), Const("lo"))
-
-    def next_state(self, state: State, joint_move: JointMove) -> State:
-        self._check(state, joint_move)
-        return State(frozenset({Func("played", joint_move)}))
-
-    def is_terminal(self, state: State) -> bool:
-        return Const("start") not in state.facts
-
-    def goals(self, state: State) -> tuple[int, ...]:
-        if not self.is_terminal(state):
-            return (0, 0, 0)
-        played = next(iter(state.facts))
-        assert isinstance(played, Func)
-        moves = [str(move) for move in played.args]
-        return tuple(
+    payoffs = {
+        moves: tuple(
             (40 if own == "hi" else 0) + 10 * sum(1 for j, other in enumerate(moves) if j != i and other == "lo")
             for i, own in enumerate(moves)
         )
+        for moves in itertools.product(("hi", "lo"), repeat=3)
+    }
+    return MatrixMachine(payoffs, roles=("red", "green", "blue"))
 
 
-@pytest.mark.parametrize("machine", [SoloMachine(), ThreeWayMachine()], ids=["solo", "three"])
+@pytest.mark.parametrize("machine", [SoloMachine(), three_way_machine()], ids=["solo", "three"])
 def test_the_new_test_games_keep_the_state_machine_contract(machine: StateMachine) -> None:
     assert check_state_machine(machine, playouts=3, seed=0) > 0
 
@@ -106,7 +88,7 @@ def test_mcts_solves_a_single_player_puzzle_by_search(seed: int) -> None:
 @pytest.mark.parametrize("kind", ["mcts", "monte_carlo", "alphabeta"])
 @pytest.mark.parametrize("seed", range(2))
 def test_every_role_of_a_three_role_simultaneous_game_finds_its_dominant_move(kind: str, seed: int) -> None:
-    machine = ThreeWayMachine()
+    machine = three_way_machine()
     state = machine.initial_state()
     moves = []
     for index, role in enumerate(machine.roles):
@@ -119,7 +101,7 @@ def test_every_role_of_a_three_role_simultaneous_game_finds_its_dominant_move(ki
 @pytest.mark.parametrize(
     ("machine", "role", "reason"),
     [
-        (ThreeWayMachine(), Const("red"), "the game has 3 roles, not 2"),
+        (three_way_machine(), Const("red"), "the game has 3 roles, not 2"),
         (SoloMachine(), Const("solo"), "the game has 1 roles, not 2"),
         (ChanceMachine(), Const("player"), "the game has a chance role 'random'"),
     ],
