@@ -42,6 +42,7 @@ import clingo
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Rule, Term, atoms_of
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
+from ggp.reasoner.graphs import reachable
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
 
 log = logging.getLogger(__name__)
@@ -289,14 +290,7 @@ def _relations_needed(description: Description, targets: frozenset[str]) -> froz
         body = uses.setdefault(rule.head.name, set())
         for literal in rule.body:
             body.update(atom.name for atom, _ in atoms_of(literal))
-    needed = set(targets)
-    stack = list(targets)
-    while stack:
-        for name in uses.get(stack.pop(), ()):
-            if name not in needed:
-                needed.add(name)
-                stack.append(name)
-    return frozenset(needed)
+    return frozenset(reachable(targets, uses))
 
 
 def _symbol_ids(model: clingo.Model) -> list[int]:

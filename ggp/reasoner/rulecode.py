@@ -50,6 +50,7 @@ from ggp.errors import ReasonerError
 from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Or, Rule, Term, Var
 from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.reasoner.asp import rules_to_asp, symbol_to_term
+from ggp.reasoner.graphs import reachable
 
 log = logging.getLogger(__name__)
 
@@ -378,7 +379,7 @@ class RuleProgram:
                 self._rules.setdefault(compiled.head, []).append(compiled)
         self._plans: dict[str, list[tuple[int, list[_CompiledRule], list[RelKey]]]] = {}
         for kind, targets in _TARGETS.items():
-            needed = self._needed(targets, depends)
+            needed = reachable(targets, depends)
             plan: list[tuple[int, list[_CompiledRule], list[RelKey]]] = []
             for i, component in enumerate(order):
                 chosen = [key for key in component if key in needed]
@@ -399,16 +400,6 @@ class RuleProgram:
                 if mode == 0:
                     self._fused[(kind, number)] = self._fuse(f"fused_{kind}_{number}", rules_here)
 
-    @staticmethod
-    def _needed(targets: frozenset[RelKey], depends: Mapping[RelKey, set[RelKey]]) -> set[RelKey]:
-        needed = set(targets)
-        stack = list(targets)
-        while stack:
-            for key in depends.get(stack.pop(), ()):
-                if key not in needed:
-                    needed.add(key)
-                    stack.append(key)
-        return needed
 
     # --- compilation --------------------------------------------------------------------------
 
