@@ -25,9 +25,9 @@ from dataclasses import asdict, dataclass, field
 from itertools import permutations
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from ggp.errors import GgpError, ReasonerError
+from ggp.errors import GgpError
 from ggp.evaluation.metrics import EndReason, PlayRecord
 from ggp.player import Budget, Player
 from ggp.reasoner.machine import State, StateMachine
@@ -124,15 +124,13 @@ class MatchResult:
 # --- one match -------------------------------------------------------------------------------
 
 _MACHINES: dict[tuple[str, str], StateMachine] = {}
-_CIRCUIT_EVALUATORS = ("auto", "c", "interpreter", "numpy")
 
 
 def _machine_for(game: GameSource, engine: str) -> StateMachine:
     """One machine per game and engine in each worker process (grounding/compiling happens once).
 
-    ``engine`` is an engine name, or ``circuit:KIND`` to pick the circuit engine's evaluator
-    (``c``, ``interpreter``, ``numpy``; ``interpreter`` needs no per-game C compilation, which
-    matters for big games such as 8x8 chess).
+    ``engine`` is a name for :func:`~ggp.reasoner.engines.make_machine`, options included (e.g.
+    ``circuit:interpreter``, which needs no per-game C compilation).
     """
     key = (game.key, engine)
     machine = _MACHINES.get(key)
@@ -140,19 +138,7 @@ def _machine_for(game: GameSource, engine: str) -> StateMachine:
         from ggp.gdl.parser import parse_kif
         from ggp.reasoner.engines import make_machine
 
-        description = parse_kif(game.kif, game.key)
-        name, _, evaluator = engine.partition(":")
-        if name == "circuit" and evaluator:
-            from ggp.gdl.validator import check_or_raise
-            from ggp.reasoner.circuit import CircuitStateMachine
-            from ggp.reasoner.circuit.evaluate import EvaluatorKind
-
-            if evaluator not in _CIRCUIT_EVALUATORS:
-                raise ReasonerError(f"unknown circuit evaluator {evaluator!r}; expected one of c, interpreter, numpy")
-            check_or_raise(description)
-            machine = CircuitStateMachine(description, evaluator=cast(EvaluatorKind, evaluator))
-        else:
-            machine = make_machine(description, engine)
+        machine = make_machine(parse_kif(game.kif, game.key), engine)
         _MACHINES[key] = machine
     return machine
 

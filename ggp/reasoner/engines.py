@@ -7,6 +7,7 @@ compiled circuit and vice versa. A factory is called as ``factory(description, l
 - ``naive``: :class:`~ggp.reasoner.naive.NaiveStateMachine`, grounds again for every query (baseline).
 - ``circuit``: the compiled fast path (``ggp.reasoner.circuit``), when it is installed; games it cannot
   compile (over its node limit, unstratified) get the clingo machine with a logged notice.
+  ``circuit:c``, ``circuit:interpreter`` and ``circuit:numpy`` pick how the circuit is evaluated.
 - ``per-state``: :class:`~ggp.reasoner.per_state.PerStateMachine`, compiled rules evaluated per state
   (for games whose fluent domain is too large to ground once; see ``ggp.reasoner.auto``).
 - ``auto``: :func:`~ggp.reasoner.auto.choose_machine`, clingo when the game grounds within a budget,
@@ -43,6 +44,10 @@ ENGINES: dict[str, str] = {
 
 DEFAULT_ENGINE = "clingo"
 
+CIRCUIT_EVALUATORS = ("auto", "c", "interpreter", "numpy")
+"""Options of the circuit engine, written ``circuit:OPTION``: how the circuit is run (``interpreter``
+needs no per-game C build; see :mod:`ggp.reasoner.circuit.evaluate`)."""
+
 
 def engine_factory(engine: str) -> EngineFactory:
     """The factory of a named engine; raises ReasonerError for an unknown or unavailable engine."""
@@ -74,9 +79,18 @@ def make_machine(
     ``validate=False`` only for descriptions that were validated already. Raises
     :class:`ReasonerError` when the engine is unknown or grounding exceeds ``limits``.
     """
-    factory = engine_factory(engine)
+    name, _, option = engine.partition(":")
+    factory = engine_factory(name)
+    if option and name != "circuit":
+        raise ReasonerError(f"engine {name!r} takes no option (got {engine!r})")
+    if option and option not in CIRCUIT_EVALUATORS:
+        raise ReasonerError(
+            f"unknown circuit evaluator {option!r} in {engine!r}; expected one of {', '.join(CIRCUIT_EVALUATORS)}"
+        )
     if validate:
         from ggp.gdl.validator import check_or_raise
 
         check_or_raise(description)
+    if option:
+        return cast(Callable[..., StateMachine], factory)(description, limits, evaluator=option)
     return factory(description, limits)

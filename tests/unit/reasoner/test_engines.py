@@ -61,3 +61,15 @@ def test_naive_and_clingo_agree_on_random_playouts(key: str) -> None:
             state = following
         assert naive.is_terminal(state)
         assert naive.goals(state) == clingo_machine.goals(state)
+
+
+def test_circuit_options_pick_the_evaluator_and_bad_options_are_refused() -> None:
+    from ggp.reasoner.circuit import CircuitStateMachine
+
+    game = parse_kif(GAME)
+    machine = make_machine(game, "circuit:numpy")
+    assert isinstance(machine, CircuitStateMachine) and machine.evaluator.name == "numpy"
+    with pytest.raises(ReasonerError, match="unknown circuit evaluator 'gpu'"):
+        make_machine(game, "circuit:gpu")
+    with pytest.raises(ReasonerError, match="engine 'clingo' takes no option"):
+        make_machine(game, "clingo:fast")
