@@ -246,8 +246,7 @@ class CircuitStateMachine(StateInfoQueries):
             cache.popitem(last=False)
         return entry
 
-    def _info(self, state: State) -> _Entry:  # type: ignore[override]  # an _Entry has StateInfo's fields
-        return self._entry(state)
+    _info = _entry  # type: ignore[assignment]  # the StateInfoQueries hook; an _Entry has StateInfo's fields
 
     def _move_ids(self, state: State, entry: _Entry, joint_move: JointMove) -> list[int]:
         if len(joint_move) != len(self._roles):
