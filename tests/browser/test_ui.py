@@ -396,7 +396,7 @@ def test_an_sbg_game_added_from_the_games_page_is_translated(page: Page, manager
 
     page.goto(manager_url + "#/games")
     form = page.locator("#add-game")
-    assert form.locator("select[name=format] option").all_inner_texts() == ["KIF", "SBG"]
+    expect(form.locator("select[name=format] option")).to_have_text(["KIF", "SBG"])  # waits for the page to render
     form.locator("input[name=key]").fill("tinySbg")
     form.locator("select[name=format]").select_option("sbg")
     form.locator("textarea[name=kif]").fill("<<Broken>>\n<BOARD> 3\n")
