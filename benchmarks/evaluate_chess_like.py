@@ -22,7 +22,7 @@ from pathlib import Path
 from ggp.commands.evaluate import _load_game
 from ggp.evaluation.evaluate import DEFAULT_LADDER, check_playable, report_game
 from ggp.evaluation.selfplay import MatchResult, RunProgress, _machine_for, round_robin, run_jobs
-from players.registry import make_player
+from ggp.players.registry import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,7 +3,7 @@
 Over one seed: evolve ``--population`` games for ``--generations`` generations, then re-evaluate the final
 population with fresh fitness seeds (the fitness seen during selection is biased upwards by selecting
 on noise) and compare its mean with the mean over as many random games (same parameter sets), evaluated
-the same way. The fitness is ``translators.sbg.generation.fitness.rapp_fitness`` when installed (``--fitness
+the same way. The fitness is ``ggp.generation.fitness.rapp_fitness`` when installed (``--fitness
 rapp``), else the random-playout proxy.
 
 Usage: python benchmarks/evolve_small.py [--population 6] [--generations 4] [--seed 0]
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from ggp.commands.evolve import choose_fitness
-from translators.sbg.generation.evolution import Evolution, EvolutionConfig, evaluate_fitness
-from translators.sbg.generation.generator import generate_games
-from translators.sbg.generation.params import resolve_params
+from ggp.generation.evolution import Evolution, EvolutionConfig, evaluate_fitness
+from ggp.generation.generator import generate_games
+from ggp.generation.params import resolve_params
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from ggp.commands.evaluate import _load_game
 from ggp.evaluation.evaluate import check_playable, plays_of
 from ggp.evaluation.rapp import performance_matrix
 from ggp.evaluation.selfplay import round_robin, run_jobs
-from players.registry import make_player
+from ggp.players.registry import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_FIRST = ("breakthrough_6x6", "six_demo", "gardner", "petty")

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from ggp.gdl.printer import to_kif
-from translators.sbg.engine import SbgEngine
-from translators.sbg.parser import parse_sbg
-from translators.sbg.to_gdl import translate
+from ggp.translators.sbg.engine import SbgEngine
+from ggp.translators.sbg.parser import parse_sbg
+from ggp.translators.sbg.to_gdl import translate
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 

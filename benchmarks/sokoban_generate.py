@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ggp.commands.generate import positive_int, size_arg
-from translators.sokoban.generator import GenerationStats, SymSettings, generate
+from ggp.translators.sokoban.generator import GenerationStats, SymSettings, generate
 
 
 def main() -> int:

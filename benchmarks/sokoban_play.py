@@ -32,10 +32,10 @@ from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Description
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from players.registry import make_player
-from translators.sokoban.generator import Generated, SymSettings, generate
-from translators.sokoban.level import levels_to_text
-from translators.sokoban.to_gdl import translate
+from ggp.players.registry import make_player
+from ggp.translators.sokoban.generator import Generated, SymSettings, generate
+from ggp.translators.sokoban.level import levels_to_text
+from ggp.translators.sokoban.to_gdl import translate
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "docs" / "sokoban_play.md"

@@ -30,7 +30,7 @@ from ggp.errors import ReasonerError
 from ggp.files import load_kif
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from players.registry import make_player
+from ggp.players.registry import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "docs" / "strength.md"

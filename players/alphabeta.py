@@ -17,7 +17,7 @@ deepens one joint move at a time until the budget ends or the tree is solved; th
 finished depth is played, and the transposition table's best move is tried first at every node.
 A state where both roles have several moves is searched pessimistically (the opponent answers
 after seeing our move). Games with another number of roles, a chance role or simultaneous moves
-at the root are handed to :class:`~players.mcts.MctsPlayer` (logged at INFO). An iteration is one
+at the root are handed to :class:`~ggp.players.mcts.MctsPlayer` (logged at INFO). An iteration is one
 visited node; ``depth`` in the budget caps the deepening.
 """
 
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from ggp.gdl.terms import Const, Func, Term
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, Role, State, StateMachine
-from players.base import BasePlayer
-from players.mcts import CHANCE_ROLE, MctsPlayer
+from ggp.players.base import BasePlayer
+from ggp.players.mcts import CHANCE_ROLE, MctsPlayer
 from ggp.reasoner.playouts import safe_goals
 
 log = logging.getLogger(__name__)

@@ -1,9 +1,9 @@
 """DeterminizedMctsPlayer ("dmcts"): GDL-II play by MCTS on sampled states consistent with the percepts.
 
 A GDL-II player never sees the state. At each decision this player draws up to ``samples``
-different states from its :class:`~players.gdl2_support.BeliefState` (the states that agree with
+different states from its :class:`~ggp.players.gdl2_support.BeliefState` (the states that agree with
 its own moves and percepts so far), runs an independent UCT search
-(:class:`~players.mcts.MctsPlayer`) on each with an equal share of the budget, and then votes: a
+(:class:`~ggp.players.mcts.MctsPlayer`) on each with an equal share of the budget, and then votes: a
 move's score is the mean, over the searches, of its mean goal value at the root, so a move that is
 good in every sample beats one that is very good in a single sample (guessing a number the sample
 happens to know). Ties go to the move visited most in total, then to the first in move order. In a
@@ -21,9 +21,9 @@ from collections.abc import Sequence
 
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.base import DEFAULT_ITERATIONS
-from players.gdl2_support import HiddenStatePlayer
-from players.mcts import MctsPlayer, _Node
+from ggp.players.base import DEFAULT_ITERATIONS
+from ggp.players.gdl2_support import HiddenStatePlayer
+from ggp.players.mcts import MctsPlayer, _Node
 
 
 class _FlatRootMcts(MctsPlayer):

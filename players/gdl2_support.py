@@ -9,7 +9,7 @@ true state) the states are searched again from the initial state along the whole
 first in a seeded random order, within a node budget. Sampling a state from the belief is the
 *determinization* that lets perfect-information search run on imperfect-information games.
 
-:class:`HiddenStatePlayer` is a :class:`~players.base.BasePlayer` that implements the
+:class:`HiddenStatePlayer` is a :class:`~ggp.players.base.BasePlayer` that implements the
 :class:`~ggp.player.Gdl2Player` methods on top of a belief state: ``choose_hidden`` samples one
 consistent state and calls the ordinary ``choose`` on it, which is all Random and Legal need.
 
@@ -41,7 +41,7 @@ from ggp.errors import GgpError, IllegalMoveError
 from ggp.gdl.terms import Term
 from ggp.player import Budget
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine, role_index
-from players.base import BasePlayer
+from ggp.players.base import BasePlayer
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.gdl2_support import HiddenStatePlayer
+from ggp.players.gdl2_support import HiddenStatePlayer
 
 
 class LegalPlayer(HiddenStatePlayer):

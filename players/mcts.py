@@ -17,7 +17,7 @@ import math
 from ggp.gdl.terms import Const
 from ggp.player import Budget
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
-from players.base import BasePlayer
+from ggp.players.base import BasePlayer
 from ggp.reasoner.playouts import playout_goals, safe_goals
 
 CHANCE_ROLE = Const("random")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.base import BasePlayer
+from ggp.players.base import BasePlayer
 from ggp.reasoner.playouts import playout_goals
 
 

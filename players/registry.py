@@ -17,13 +17,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ggp.player import Budget
-from players.alphabeta import AlphaBetaPlayer
-from players.base import BasePlayer
-from players.determinized_mcts import DeterminizedMctsPlayer
-from players.legal_player import LegalPlayer
-from players.mcts import MctsPlayer
-from players.monte_carlo import MonteCarloPlayer
-from players.random_player import RandomPlayer
+from ggp.players.alphabeta import AlphaBetaPlayer
+from ggp.players.base import BasePlayer
+from ggp.players.determinized_mcts import DeterminizedMctsPlayer
+from ggp.players.legal_player import LegalPlayer
+from ggp.players.mcts import MctsPlayer
+from ggp.players.monte_carlo import MonteCarloPlayer
+from ggp.players.random_player import RandomPlayer
 
 PLAYER_TYPES: dict[str, type[BasePlayer]] = {
     "random": RandomPlayer,

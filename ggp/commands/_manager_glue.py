@@ -75,7 +75,7 @@ def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENG
     itself), or ``None`` when the player HTTP server is not available."""
     try:
         from ggp.protocol.server import create_player_app
-        from players.registry import PLAYER_TYPES, make_player
+        from ggp.players.registry import PLAYER_TYPES, make_player
     except ImportError as exc:
         log.warning("built-in players unavailable (%s); only 'random' and remote players can play", exc)
         return None
@@ -91,11 +91,11 @@ def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENG
 
 
 def sbg_to_kif(text: str, file: str) -> str:
-    """A Simplified Boardgames game as KIF (``translators.sbg``); raises :class:`~ggp.errors.SbgError`
+    """A Simplified Boardgames game as KIF (``ggp.translators.sbg``); raises :class:`~ggp.errors.SbgError`
     (``file:line:column: message``) for a bad file. Warnings are logged."""
     from ggp.gdl.printer import to_kif
-    from translators.sbg.parser import parse_sbg
-    from translators.sbg.to_gdl import translate
+    from ggp.translators.sbg.parser import parse_sbg
+    from ggp.translators.sbg.to_gdl import translate
 
     game = parse_sbg(text, file)
     for warning in game.warnings:
@@ -104,9 +104,9 @@ def sbg_to_kif(text: str, file: str) -> str:
 
 
 def game_translators() -> dict[str, Callable[[str, str], str]]:
-    """Formats the manager translates to KIF on upload: ``sbg`` when ``translators.sbg`` is available."""
+    """Formats the manager translates to KIF on upload: ``sbg`` when ``ggp.translators.sbg`` is available."""
     try:
-        import translators.sbg  # noqa: F401
+        import ggp.translators.sbg  # noqa: F401
     except ImportError as exc:
         log.warning("SBG upload unavailable (%s)", exc)
         return {}

@@ -1,6 +1,6 @@
 """``ggp arena GAME --player SPEC ... --games N``: in-process matches with seat swapping and a win-rate table.
 
-Players are specs from :mod:`players.registry` (``mcts:iterations=200``, ``random``), one per role;
+Players are specs from :mod:`ggp.players.registry` (``mcts:iterations=200``, ``random``), one per role;
 seats rotate each game. No HTTP and no clocks: limits come from the specs (``iterations``,
 ``seconds``, ``depth``). Exit 0 after printing the table.
 """
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from ggp.commands._manager_glue import find_game
     from ggp.files import load_kif
     from ggp.reasoner.engines import make_machine
-    from players.registry import make_player
+    from ggp.players.registry import make_player
 
     if not args.player:
         raise ValueError("give one --player per role, e.g. --player mcts:iterations=200 --player random")

@@ -56,8 +56,8 @@ def _load_game(path: Path) -> Any:
     text = read_text(path)
     if path.suffix.lower() == ".sbg":
         from ggp.gdl.printer import to_kif
-        from translators.sbg import parse_sbg
-        from translators.sbg.to_gdl import translate
+        from ggp.translators.sbg import parse_sbg
+        from ggp.translators.sbg.to_gdl import translate
 
         game = parse_sbg(text, str(path))
         return GameSource(path.stem, to_kif(translate(game)), game.turn_limit)
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         unplayable_report,
     )
     from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
-    from players.registry import make_player, parse_spec
+    from ggp.players.registry import make_player, parse_spec
 
     if args.matches < 1:
         raise ValueError("--matches must be at least 1")

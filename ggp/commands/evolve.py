@@ -4,7 +4,7 @@ Every generation is saved under ``OUT/gen_NNNN/``; ``--resume`` continues from t
 At the end the best games are written to ``OUT/best/`` as SBG, translated KIF and their evaluation
 (JSON), and with ``--nld`` the Pareto front of (RAPP fitness, −f_NLD) goes to ``OUT/pareto.json``.
 
-The fitness is ``translators.sbg.generation.fitness.rapp_fitness`` (``--fitness rapp``, the default) when a
+The fitness is ``ggp.generation.fitness.rapp_fitness`` (``--fitness rapp``, the default) when a
 RAPP model is installed, else the random-playout proxy (``--fitness playout``).
 """
 
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from ggp.errors import GgpError
 
 if TYPE_CHECKING:
-    from translators.sbg.generation.evolution import Fitness, Individual
+    from ggp.generation.evolution import Fitness, Individual
 
-RAPP_MODULE = "translators.sbg.generation.fitness"
+RAPP_MODULE = "ggp.generation.fitness"
 
 
 def _positive(text: str) -> int:
@@ -71,7 +71,7 @@ def choose_fitness(name: str, playouts: int) -> tuple[Fitness, str]:
     """The fitness function and a label; the RAPP one only if its module can be imported."""
     from functools import partial
 
-    from translators.sbg.generation.proxy import playout_fitness
+    from ggp.generation.proxy import playout_fitness
 
     if name == "rapp":
         try:
@@ -88,9 +88,9 @@ def choose_fitness(name: str, playouts: int) -> tuple[Fitness, str]:
 def export_best(out: Path, population: list[Individual], count: int) -> None:
     """Write the best games as SBG, translated KIF and evaluation JSON under ``out/best``."""
     from ggp.gdl.printer import to_kif
-    from translators.sbg.generation.evolution import individual_json
-    from translators.sbg.printer import to_sbg
-    from translators.sbg.to_gdl import translate
+    from ggp.generation.evolution import individual_json
+    from ggp.translators.sbg.printer import to_sbg
+    from ggp.translators.sbg.to_gdl import translate
 
     folder = out / "best"
     folder.mkdir(parents=True, exist_ok=True)
@@ -106,9 +106,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from translators.sbg.generation.evolution import Evolution, EvolutionConfig, pareto_front
-    from translators.sbg.generation.evolution import Progress as Report
-    from translators.sbg.generation.params import resolve_params
+    from ggp.generation.evolution import Evolution, EvolutionConfig, pareto_front
+    from ggp.generation.evolution import Progress as Report
+    from ggp.generation.params import resolve_params
 
     params = tuple(resolve_params(args.params))
     fitness, label = choose_fitness(args.fitness, args.playouts)
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         nld = f" f_NLD {ind.nld}" if ind.nld is not None else ""
         print(f"#{rank} {ind.game.name}: fitness {ind.fitness:.3f}{nld} ({ind.origin}, {ind.params})")
     if args.nld:
-        from translators.sbg.generation.operators import novelty_key
+        from ggp.generation.operators import novelty_key
 
         everyone = {novelty_key(ind.game): ind for population in history for ind in population}
         front = pareto_front(list(everyone.values()))

@@ -35,9 +35,9 @@ def positive_int(text: str) -> int:
 
 
 def _run_sokoban(args: argparse.Namespace) -> int:
-    from translators.sokoban.generator import GenerationStats, SymSettings, generate
-    from translators.sokoban.level import levels_to_text
-    from translators.sokoban.solver import SolverLimits
+    from ggp.translators.sokoban.generator import GenerationStats, SymSettings, generate
+    from ggp.translators.sokoban.level import levels_to_text
+    from ggp.translators.sokoban.solver import SolverLimits
 
     width, height = args.size
     settings = SymSettings(
@@ -109,10 +109,10 @@ def _register_sokoban(formats: Any) -> None:
 
 
 def _run_sbg(args: argparse.Namespace) -> int:
-    from translators.sbg.generation.generator import generate_games
-    from translators.sbg.generation.nld import game_nld
-    from translators.sbg.generation.params import resolve_params
-    from translators.sbg.printer import to_sbg
+    from ggp.generation.generator import generate_games
+    from ggp.generation.nld import game_nld
+    from ggp.generation.params import resolve_params
+    from ggp.translators.sbg.printer import to_sbg
 
     params = resolve_params(args.params)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -121,7 +121,7 @@ def _run_sbg(args: argparse.Namespace) -> int:
         path.write_text(to_sbg(game), encoding="utf-8")
         if args.kif:
             from ggp.gdl.printer import to_kif
-            from translators.sbg.to_gdl import translate
+            from ggp.translators.sbg.to_gdl import translate
 
             path.with_suffix(".kif").write_text(to_kif(translate(game)), encoding="utf-8")
         types = len(game.types_on_board()) - 2

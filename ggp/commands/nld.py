@@ -26,8 +26,8 @@ def register(subcommands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ggp.files import read_text
-    from translators.sbg.generation.nld import game_nld
-    from translators.sbg.parser import parse_sbg
+    from ggp.generation.nld import game_nld
+    from ggp.translators.sbg.parser import parse_sbg
 
     for path in args.files:
         game = parse_sbg(read_text(path), str(path))

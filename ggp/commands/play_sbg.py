@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from translators.sbg.engine import Move, SbgEngine, SbgState
+    from ggp.translators.sbg.engine import Move, SbgEngine, SbgState
 
 _ALGEBRAIC = re.compile(r"^([a-z])(\d+)\s*[-x]?\s*([a-z])(\d+)$")
 
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     """Play one game on stdin/stdout; returns 0 when the game ends or the user quits."""
     from ggp.errors import IllegalMoveError
     from ggp.files import read_text
-    from translators.sbg.engine import SbgEngine
-    from translators.sbg.parser import parse_sbg
+    from ggp.translators.sbg.engine import SbgEngine
+    from ggp.translators.sbg.parser import parse_sbg
 
     game = parse_sbg(read_text(args.file), str(args.file))
     engine = SbgEngine(game)

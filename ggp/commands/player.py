@@ -1,6 +1,6 @@
 """``ggp player TYPE``: serve a player over the GGP HTTP protocol (one match at a time).
 
-``TYPE`` is a player spec from :mod:`players.registry`, e.g. ``mcts`` or
+``TYPE`` is a player spec from :mod:`ggp.players.registry`, e.g. ``mcts`` or
 ``mcts:exploration=0.7``. Each match gets a fresh player seeded with ``--seed``; ``--iterations``
 or ``--seconds`` limit every move further than the play clock does.
 """
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ggp.protocol.server import create_player_app
     from ggp.reasoner.engines import engine_factory
-    from players.registry import make_player, parse_spec
+    from ggp.players.registry import make_player, parse_spec
 
     spec = player_spec(args)
     kind, _ = parse_spec(spec)

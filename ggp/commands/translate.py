@@ -34,8 +34,8 @@ def write_kif(text: str, output: Path | None) -> None:
 def _run_sbg(args: argparse.Namespace) -> int:
     from ggp.files import read_text
     from ggp.gdl.printer import to_kif
-    from translators.sbg.parser import parse_sbg
-    from translators.sbg.to_gdl import translate
+    from ggp.translators.sbg.parser import parse_sbg
+    from ggp.translators.sbg.to_gdl import translate
 
     game = parse_sbg(read_text(args.file), str(args.file))
     for warning in game.warnings:
@@ -51,9 +51,9 @@ def _register_sbg(formats: Any) -> None:
 def _run_sokoban(args: argparse.Namespace) -> int:
     from ggp.files import read_text
     from ggp.gdl.printer import to_kif
-    from translators.sokoban.level import parse_level
-    from translators.sokoban.solver import solve_moves
-    from translators.sokoban.to_gdl import translate
+    from ggp.translators.sokoban.level import parse_level
+    from ggp.translators.sokoban.solver import solve_moves
+    from ggp.translators.sokoban.to_gdl import translate
 
     level = parse_level(read_text(args.file), str(args.file), args.level)
     length = None

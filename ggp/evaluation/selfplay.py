@@ -7,7 +7,7 @@ appends every finished result to a JSON-lines file as it arrives, skips jobs alr
 (so an interrupted run resumes), and retries a crashed job once before reporting it.
 
 Evaluation never imports concrete players or translators: the caller passes a picklable
-``player_factory(spec, seed) -> Player`` (the CLI passes ``players.registry.make_player``).
+``player_factory(spec, seed) -> Player`` (the CLI passes ``ggp.players.registry.make_player``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ import pytest
 
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.base import BasePlayer
+from ggp.players.base import BasePlayer
 from tests.conftest import KIF_DIR
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ class ManagerThread:
         from ggp.manager.launcher import AppLauncher
         from ggp.manager.service import Manager, ManagerSettings
         from ggp.protocol.server import create_player_app
-        from players.legal_player import LegalPlayer
+        from ggp.players.legal_player import LegalPlayer
 
         machines = machine_factory("clingo")
         launcher = AppLauncher({

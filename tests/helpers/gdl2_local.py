@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ggp.player import Budget, Gdl2Player
 from ggp.reasoner.machine import Move, State, StateMachine
-from players.gdl2_support import percept_step
+from ggp.players.gdl2_support import percept_step
 
 
 def play_gdl2(machine: StateMachine, players: Sequence[Gdl2Player | None], seed: int,

@@ -25,7 +25,7 @@ from ggp.protocol.messages import Play, PlayII, Start, StopII, parse_message
 from ggp.protocol.server import NO_GDL2, create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.conftest import KIF_DIR
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]

@@ -24,7 +24,7 @@ from ggp.manager.runner import (
 from ggp.protocol.server import create_player_app
 from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.clingo_machine import GroundingLimits
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.conftest import CORPUS
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]

@@ -28,7 +28,7 @@ from ggp.protocol.messages import (
 )
 from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.conftest import KIF_DIR, ROOT
 
 TIC_TAC_TOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"

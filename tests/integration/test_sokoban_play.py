@@ -10,9 +10,9 @@ import pytest
 from ggp.arena import play_game
 from ggp.gdl.terms import Const, Func
 from ggp.reasoner.engines import make_machine
-from players.registry import make_player
-from translators.sokoban.level import parse_level
-from translators.sokoban.to_gdl import translate
+from ggp.players.registry import make_player
+from ggp.translators.sokoban.level import parse_level
+from ggp.translators.sokoban.to_gdl import translate
 
 # One push up solves it; the player could also wander left or right, and "left" is the first legal move.
 ONE_PUSH = "#####\n# . #\n# $ #\n# @ #\n#####\n"

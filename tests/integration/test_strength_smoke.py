@@ -12,7 +12,7 @@ import pytest
 from ggp.arena import run_arena, standings
 from ggp.files import load_kif
 from ggp.reasoner.engines import make_machine
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.conftest import ROOT
 
 

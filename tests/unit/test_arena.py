@@ -7,9 +7,9 @@ import pytest
 from ggp.arena import ArenaGame, format_table, outcome_of, run_arena, standings
 from ggp.player import Budget
 from ggp.reasoner.machine import Move, State
-from players.alphabeta import AlphaBetaPlayer
-from players.legal_player import LegalPlayer
-from players.random_player import RandomPlayer
+from ggp.players.alphabeta import AlphaBetaPlayer
+from ggp.players.legal_player import LegalPlayer
+from ggp.players.random_player import RandomPlayer
 from tests.helpers.nim_machine import NimMachine
 
 

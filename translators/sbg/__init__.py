@@ -3,10 +3,10 @@
 See ``/work/shared/spec/sbg.md`` (the team's SBG spec) for the format and every decision taken.
 """
 
-from translators.sbg.engine import SbgEngine, SbgState
-from translators.sbg.machine import SbgStateMachine
-from translators.sbg.model import SbgGame, SbgWarning
-from translators.sbg.parser import parse_sbg
-from translators.sbg.printer import to_sbg
+from ggp.translators.sbg.engine import SbgEngine, SbgState
+from ggp.translators.sbg.machine import SbgStateMachine
+from ggp.translators.sbg.model import SbgGame, SbgWarning
+from ggp.translators.sbg.parser import parse_sbg
+from ggp.translators.sbg.printer import to_sbg
 
 __all__ = ["SbgEngine", "SbgGame", "SbgState", "SbgStateMachine", "SbgWarning", "parse_sbg", "to_sbg"]

@@ -5,7 +5,7 @@ State 0 is the start; state i >= 1 means "the last letter read was position i" o
 ``letters[j]``, which keeps both the engine's search and the GDL relations small: a transition is
 just (i, j) and the letter comes from j. The empty word is never accepted (§4: it is not a move).
 
->>> from translators.sbg.model import Letter, Rep, Cat, Sym
+>>> from ggp.translators.sbg.model import Letter, Rep, Cat, Sym
 >>> step = Sym(Letter(0, 1, "e"))
 >>> nfa = compile_regex(Cat((Rep(step, None), step)))
 >>> nfa.size, sorted(nfa.accepting)
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from translators.sbg.model import Alt, Cat, Letter, On, Regex, Sym
+from ggp.translators.sbg.model import Alt, Cat, Letter, On, Regex, Sym
 
 
 @dataclass(frozen=True, slots=True)

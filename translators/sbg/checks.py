@@ -10,8 +10,8 @@ import dataclasses
 from collections.abc import Iterator
 
 from ggp.errors import SbgError, SourcePos
-from translators.sbg.automaton import compile_regex, destinations
-from translators.sbg.model import SIDES, Alt, PlacementGoal, Regex, SbgGame, SbgWarning, Sym
+from ggp.translators.sbg.automaton import compile_regex, destinations
+from ggp.translators.sbg.model import SIDES, Alt, PlacementGoal, Regex, SbgGame, SbgWarning, Sym
 
 
 def _letters(regex: Regex) -> Iterator[Sym]:
@@ -39,7 +39,7 @@ def _fits_somewhere(regex: Regex, width: int, height: int) -> bool:
 
 def check_game(game: SbgGame) -> SbgGame:
     """Return ``game`` with its §8 warnings attached; raise SbgError for a §8 error."""
-    from translators.sbg.engine import SbgEngine
+    from ggp.translators.sbg.engine import SbgEngine
 
     warnings: list[SbgWarning] = []
     start = SourcePos(game.file, 1, 1)

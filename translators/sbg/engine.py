@@ -4,7 +4,7 @@ A state is the board, the side to move and the ply count; moves are ``(x1, y1, x
 piece letter (case matters: black mirrors dy) and square the NFA's on-board steps are precomputed, so
 move generation only tests square contents while searching (square, state) pairs.
 
->>> from translators.sbg.parser import parse_sbg_syntax
+>>> from ggp.translators.sbg.parser import parse_sbg_syntax
 >>> game = parse_sbg_syntax('''<<T>> <BOARD> 3 3 |k..| |...| |K..|
 ... <PIECES> K (0,1,e)^* (0,1,p) + (1,0,e) & <GOALS> 4 & #k 0 & #K 0 &''')
 >>> engine = SbgEngine(game)
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 
 from ggp.errors import IllegalMoveError
-from translators.sbg.automaton import Nfa, compile_regex
-from translators.sbg.model import CaptureGoal, Goal, PlacementGoal, SbgGame, Side, opponent
+from ggp.translators.sbg.automaton import Nfa, compile_regex
+from ggp.translators.sbg.model import CaptureGoal, Goal, PlacementGoal, SbgGame, Side, opponent
 
 Move = tuple[int, int, int, int]
 Outcome = TypingLiteral["white", "black", "draw"]

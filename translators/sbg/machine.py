@@ -1,11 +1,11 @@
 """The reference engine behind the project's StateMachine protocol, on the translation's own fluents.
 
-States are the GDL states of :func:`translators.sbg.to_gdl.translate` (``(cell x y owner type)``,
+States are the GDL states of :func:`ggp.translators.sbg.to_gdl.translate` (``(cell x y owner type)``,
 ``(control r)``, ``(step n)``) and moves its ``(move x1 y1 x2 y2)`` / ``noop`` terms, so this
 machine and a GDL reasoner on the translated game can be compared state by state (the
 reasoner-consistency check S9 of gdl.md) and players can use the fast engine directly.
 
->>> from translators.sbg.parser import parse_sbg
+>>> from ggp.translators.sbg.parser import parse_sbg
 >>> game = parse_sbg('<<T>> <BOARD> 1 3 |k| |.| |K| <PIECES> K (0,1,e)^*((0,1,e) + (0,1,p)) & <GOALS> 5 & #k 0 & #K 0 &')
 >>> machine = SbgStateMachine(game)
 >>> state = machine.initial_state()
@@ -21,9 +21,9 @@ from __future__ import annotations
 from ggp.errors import IllegalMoveError
 from ggp.gdl.terms import Const, Func, Term
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
-from translators.sbg.engine import Move as BoardMove
-from translators.sbg.engine import SbgEngine, SbgState
-from translators.sbg.model import SIDES, SbgGame, Side
+from ggp.translators.sbg.engine import Move as BoardMove
+from ggp.translators.sbg.engine import SbgEngine, SbgState
+from ggp.translators.sbg.model import SIDES, SbgGame, Side
 
 NOOP = Const("noop")
 ROLES: tuple[Role, Role] = (Const("white"), Const("black"))

@@ -1,4 +1,4 @@
-"""Read SBG text (spec sbg.md §2) into an :class:`~translators.sbg.model.SbgGame`.
+"""Read SBG text (spec sbg.md §2) into an :class:`~ggp.translators.sbg.model.SbgGame`.
 
 Syntax errors and the §8 errors raise :class:`~ggp.errors.SbgError` with the line and column of the
 offending text; the §8 warnings are returned on ``game.warnings``.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ggp.errors import SbgError, SourcePos
-from translators.sbg.model import (
+from ggp.translators.sbg.model import (
     Alt,
     CaptureGoal,
     Cat,
@@ -397,6 +397,6 @@ def parse_sbg(text: str, file: str = "<string>") -> SbgGame:
     Raises :class:`SbgError` (a ``ValueError``) with a line and column for every §8 error; the
     warnings are on the returned game's ``warnings``.
     """
-    from translators.sbg.checks import check_game
+    from ggp.translators.sbg.checks import check_game
 
     return check_game(parse_sbg_syntax(text, file))

@@ -1,6 +1,6 @@
-"""Write an :class:`~translators.sbg.model.SbgGame` back as SBG text; ``parse_sbg_syntax(to_sbg(g)) == g``.
+"""Write an :class:`~ggp.translators.sbg.model.SbgGame` back as SBG text; ``parse_sbg_syntax(to_sbg(g)) == g``.
 
->>> from translators.sbg.parser import parse_sbg_syntax
+>>> from ggp.translators.sbg.parser import parse_sbg_syntax
 >>> game = parse_sbg_syntax('<<A>> <BOARD> 1 2 |k| |K| <PIECES> K ((0,1,p)^2)^* + (1,0,e)(0,1,w) & <GOALS> 9 & #k 0 &')
 >>> print(to_sbg(game), end="")
 <<A>>
@@ -15,7 +15,7 @@ K ((0,1,p)^2)^* + (1,0,e)(0,1,w) &
 
 from __future__ import annotations
 
-from translators.sbg.model import Alt, CaptureGoal, Cat, Regex, Rep, SbgGame, Sym
+from ggp.translators.sbg.model import Alt, CaptureGoal, Cat, Regex, Rep, SbgGame, Sym
 
 
 def regex_to_sbg(regex: Regex) -> str:

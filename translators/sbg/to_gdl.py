@@ -3,14 +3,14 @@
 Conventions: roles ``white`` then ``black``, white moves first; fluents ``(cell x y owner type)``,
 ``(control r)`` and ``(step n)`` advanced by ``(succ n n+1)`` facts; moves ``(move x1 y1 x2 y2)`` and
 ``noop``. Move patterns use the automaton scheme: each rule's Glushkov NFA (see
-:mod:`translators.sbg.automaton`) becomes ``(edge r t i j dx dy on)`` facts (dy already mirrored for
+:mod:`ggp.translators.sbg.automaton`) becomes ``(edge r t i j dx dy on)`` facts (dy already mirrored for
 black) and ``(accept r t j)`` facts, and three generic rules grow ``(reach r t x0 y0 q x y)`` one
 letter at a time over ``(offx x dx x2)`` / ``(offy y dy y2)`` facts. Grounding is therefore linear
 in the (square, state) pairs a piece can really reach from each start square; no rule joins two
 arbitrary squares. ``reach`` starts only from the pieces of the side in control, which is all that
 ``legal`` and the no-move test (``canmove``, §7 rule 4) need.
 
->>> from translators.sbg.parser import parse_sbg
+>>> from ggp.translators.sbg.parser import parse_sbg
 >>> game = parse_sbg('<<T>> <BOARD> 1 3 |k| |.| |K| <PIECES> K (0,1,e)^*(0,1,p) & <GOALS> 5 & #k 0 & #K 0 &')
 >>> description = translate(game)
 >>> [str(rule) for rule in description.rules[:2]]
@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ggp.gdl.terms import Const, Description, Func, Literal, Not, Rule, Term, Var
-from translators.sbg.automaton import compile_regex
-from translators.sbg.model import SIDES, CaptureGoal, PlacementGoal, SbgGame, owner_of
+from ggp.translators.sbg.automaton import compile_regex
+from ggp.translators.sbg.model import SIDES, CaptureGoal, PlacementGoal, SbgGame, owner_of
 
 
 def _t(item: str | int) -> Term:

@@ -9,7 +9,7 @@ scored with the optimal solvers.
 
 >>> settings = SymSettings(width=5, height=5, boxes=2, forward=10, backward=6)
 >>> found = next(generate(settings, count=1, seed=3, keep_trivial=True))
->>> from translators.sokoban.moves import solves
+>>> from ggp.translators.sokoban.moves import solves
 >>> solves(found.level, found.solution), found.difficulty.moves <= len(found.solution)
 (True, True)
 """
@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ggp.errors import SokobanError
-from translators.sokoban.level import Cell, Level, parse_level
-from translators.sokoban.metrics import NON_TRIVIAL, Difficulty, len_score, measure, psh
-from translators.sokoban.moves import solves
-from translators.sokoban.solver import SolverLimitError, SolverLimits
+from ggp.translators.sokoban.level import Cell, Level, parse_level
+from ggp.translators.sokoban.metrics import NON_TRIVIAL, Difficulty, len_score, measure, psh
+from ggp.translators.sokoban.moves import solves
+from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits
 
 log = logging.getLogger(__name__)
 

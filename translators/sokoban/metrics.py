@@ -4,7 +4,7 @@ Definitions (project Sokoban specification, section 4): PSH = p / (w + h + b^2) 
 pushes, LEN = l / (w * h) with l the fewest moves, each optimised on its own; w and h are the text
 bounding box. A level is non-trivial when PSH > 0.5 and LEN > 0.5.
 
->>> from translators.sokoban.level import parse_level
+>>> from ggp.translators.sokoban.level import parse_level
 >>> m = measure(parse_level("######\\n#    #\\n# $$ #\\n# .. #\\n#  @ #\\n######\\n"))
 >>> m.pushes, m.moves, m.psh, m.len, round(m.fill, 3), m.non_trivial
 (2, 9, 0.125, 0.25, 0.611, False)
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Literal, overload
 
 from ggp.errors import SokobanError
-from translators.sokoban.level import Level
-from translators.sokoban.solver import (
+from ggp.translators.sokoban.level import Level
+from ggp.translators.sokoban.solver import (
     DEFAULT_LIMITS,
     Solution,
     SolverLimits,
@@ -79,7 +79,7 @@ def measure(level: Level, limits: SolverLimits = DEFAULT_LIMITS, *, stop_if_triv
     With ``stop_if_trivial`` it returns None as soon as some solution (quick weighted-A* ones, then
     the move-optimal one) shows PSH <= 0.5 or LEN <= 0.5, skipping the slower exact searches;
     generators use that. Raises :class:`SokobanError` when the level has no solution, and
-    :class:`~translators.sokoban.solver.SolverLimitError` when a search exceeds ``limits``.
+    :class:`~ggp.translators.sokoban.solver.SolverLimitError` when a search exceeds ``limits``.
     """
     w, h, b = level.width, level.height, len(level.boxes)
 

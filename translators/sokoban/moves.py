@@ -3,7 +3,7 @@
 A solution is a string of ``u d l r`` letters; upper case marks a step that pushes a box. This is
 the common notation of Sokoban programs; :func:`replay` checks a solution without any search.
 
->>> from translators.sokoban.level import parse_level
+>>> from ggp.translators.sokoban.level import parse_level
 >>> level = parse_level("######\\n#@$ .#\\n######\\n")
 >>> replay(level, "RR").boxes == level.goals
 True
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ggp.errors import SokobanError
-from translators.sokoban.level import DIRECTIONS, LURD, Cell, Level
+from ggp.translators.sokoban.level import DIRECTIONS, LURD, Cell, Level
 
 
 @dataclass(frozen=True, slots=True)

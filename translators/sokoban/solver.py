@@ -5,7 +5,7 @@ is a few shifts per step and a search state is a pair of Python ints, which make
 transposition key. Both searches prune boxes on dead squares (from which no push sequence reaches a
 goal, even with no other box around) and 2x2 blocks of walls and boxes that are not all on goals.
 
->>> from translators.sokoban.level import parse_level
+>>> from ggp.translators.sokoban.level import parse_level
 >>> level = parse_level("######\\n#    #\\n# $$ #\\n# .. #\\n#  @ #\\n######\\n")
 >>> solve_pushes(level).pushes, solve_moves(level).length
 (2, 9)
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ggp.errors import SokobanError
-from translators.sokoban.level import Level
+from ggp.translators.sokoban.level import Level
 
 
 class SolverLimitError(SokobanError):

@@ -5,7 +5,7 @@ only (``floor``, ``target``, ``nb``), the ``init`` fluents, and a step counter `
 ``(horizon H)`` that ends the game. Goal is binary: 100 when every target holds a box, else 0.
 
 >>> from ggp.gdl.printer import to_kif
->>> from translators.sokoban.level import parse_level
+>>> from ggp.translators.sokoban.level import parse_level
 >>> game = translate(parse_level("#####\\n#@$.#\\n#####\\n"), step_limit=2)
 >>> [str(r) for r in game.rules if r.is_fact and r.head.name in ("init", "target", "horizon")]
 ['(target 3 1)', '(horizon 2)', '(init (pos 1 1))', '(init (box 2 1))', '(init (step 0))']
@@ -14,7 +14,7 @@ only (``floor``, ``target``, ``nb``), the ``init`` fluents, and a step counter `
 from __future__ import annotations
 
 from ggp.gdl.terms import Const, Description, Func, Literal, Not, Rule, Term, Var
-from translators.sokoban.level import DIRECTIONS, Level
+from ggp.translators.sokoban.level import DIRECTIONS, Level
 
 ROLE = Const("player")
 

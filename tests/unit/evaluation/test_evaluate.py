@@ -18,7 +18,7 @@ from ggp.evaluation.evaluate import (
     unplayable_report,
 )
 from ggp.evaluation.selfplay import GameSource, MatchResult, round_robin, run_jobs
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGAL_MOVE
 
 

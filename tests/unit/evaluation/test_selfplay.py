@@ -20,7 +20,7 @@ from ggp.evaluation.selfplay import (
     run_jobs,
 )
 from ggp.player import Player
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.unit.evaluation.tiny_games import NIM
 
 GAME = GameSource("nim", NIM)

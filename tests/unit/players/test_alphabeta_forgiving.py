@@ -7,7 +7,7 @@ from functools import cache
 
 from ggp.gdl.terms import Func
 from ggp.player import Budget
-from players.alphabeta import AlphaBetaPlayer
+from ggp.players.alphabeta import AlphaBetaPlayer
 from tests.helpers.nim_machine import NimMachine
 
 

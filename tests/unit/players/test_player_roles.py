@@ -16,10 +16,10 @@ from ggp.gdl.terms import Const, Func
 from ggp.player import Budget
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
 from ggp.testing import check_state_machine
-from players.alphabeta import HEURISTIC_LIMIT, AlphaBetaPlayer
-from players.mcts import MctsPlayer
-from players.monte_carlo import MonteCarloPlayer
-from players.registry import make_player
+from ggp.players.alphabeta import HEURISTIC_LIMIT, AlphaBetaPlayer
+from ggp.players.mcts import MctsPlayer
+from ggp.players.monte_carlo import MonteCarloPlayer
+from ggp.players.registry import make_player
 from tests.helpers.nim_machine import BatchingNim, ChanceMachine, MatrixMachine, NimMachine, _Base
 
 SECRET = ("b", "c", "a")
@@ -111,7 +111,7 @@ def test_alphabeta_hands_games_it_cannot_search_to_mcts_and_logs_why(
     machine: StateMachine, role: Role, reason: str, caplog: pytest.LogCaptureFixture,
 ) -> None:
     player = AlphaBetaPlayer(seed=0, budget=Budget(iterations=600))
-    with caplog.at_level(logging.INFO, logger="players.alphabeta"):
+    with caplog.at_level(logging.INFO, logger="ggp.players.alphabeta"):
         player.start(machine, role, Budget())
     assert f"{reason}; falling back to MCTS" in caplog.text
     assert player.choose(machine.initial_state(), Budget()) in machine.legal_moves(machine.initial_state(), role)

@@ -16,14 +16,14 @@ from ggp.gdl.terms import Const, Func
 from ggp.player import AnytimePlayer, Budget, Player
 from ggp.reasoner.machine import Move, State, StateMachine
 from ggp.testing import check_state_machine
-from players.alphabeta import AlphaBetaPlayer
-from players.base import DEFAULT_ITERATIONS, BasePlayer
-from players.legal_player import LegalPlayer
-from players.mcts import MctsPlayer
-from players.monte_carlo import MonteCarloPlayer
+from ggp.players.alphabeta import AlphaBetaPlayer
+from ggp.players.base import DEFAULT_ITERATIONS, BasePlayer
+from ggp.players.legal_player import LegalPlayer
+from ggp.players.mcts import MctsPlayer
+from ggp.players.monte_carlo import MonteCarloPlayer
 from ggp.reasoner.playouts import playout_goals
-from players.random_player import RandomPlayer
-from players.registry import PLAYER_TYPES, make_player, parse_spec
+from ggp.players.random_player import RandomPlayer
+from ggp.players.registry import PLAYER_TYPES, make_player, parse_spec
 from tests.conftest import ROOT
 from tests.helpers.nim_machine import (
     DOMINANT,
@@ -165,7 +165,7 @@ def test_alphabeta_respects_a_depth_budget_and_still_returns_a_legal_move() -> N
 def test_alphabeta_falls_back_to_mcts_for_simultaneous_games(caplog: pytest.LogCaptureFixture) -> None:
     machine = MatrixMachine(DOMINANT)
     player = AlphaBetaPlayer(seed=1, budget=Budget(iterations=300))
-    with caplog.at_level(logging.INFO, logger="players.alphabeta"):
+    with caplog.at_level(logging.INFO, logger="ggp.players.alphabeta"):
         player.start(machine, machine.roles[0], Budget())
     assert "falling back to MCTS" in caplog.text
     assert player.choose(machine.initial_state(), Budget()) == Const("b")
@@ -315,7 +315,7 @@ def test_alphabeta_detects_material_by_role_names_but_not_blanks() -> None:
 
 def test_players_and_protocol_messages_load_neither_clingo_nor_aiohttp() -> None:
     code = (
-        "import sys, players.registry, ggp.protocol.messages, ggp.player; "
+        "import sys, ggp.players.registry, ggp.protocol.messages, ggp.player; "
         "print('clingo' in sys.modules, 'aiohttp' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

@@ -19,8 +19,8 @@ from ggp.player import Budget
 from ggp.protocol.messages import parse_info_reply, parse_message, parse_reply_move
 from ggp.protocol.server import PLAYER_HOST, create_player_app
 from ggp.reasoner.machine import Move, State, StateMachine
-from players.legal_player import LegalPlayer
-from players.random_player import RandomPlayer
+from ggp.players.legal_player import LegalPlayer
+from ggp.players.random_player import RandomPlayer
 from tests.helpers.nim_machine import NimMachine
 
 RULES = "((role first) (role second))"

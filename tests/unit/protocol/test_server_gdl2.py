@@ -15,7 +15,7 @@ from ggp.files import load_kif
 from ggp.gdl.printer import to_kif
 from ggp.protocol.messages import parse_info_reply, parse_reply_move
 from ggp.protocol.server import NO_GDL2, create_player_app
-from players.registry import make_player
+from ggp.players.registry import make_player
 from tests.conftest import KIF_DIR
 
 Client = TestClient[web.Request, web.Application]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from translators.sbg.model import (
+from ggp.translators.sbg.model import (
     Alt,
     CaptureGoal,
     Cat,

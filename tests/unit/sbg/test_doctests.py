@@ -12,6 +12,6 @@ MODULES = ["automaton", "engine", "parser", "printer", "to_gdl"]
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_examples_run(name: str) -> None:
-    module = importlib.import_module(f"translators.sbg.{name}")
+    module = importlib.import_module(f"ggp.translators.sbg.{name}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -8,10 +8,10 @@ import pytest
 
 from ggp.errors import IllegalMoveError
 from tests.conftest import GAMES_DIR
-from translators.sbg.automaton import compile_regex, destinations
-from translators.sbg.engine import SbgEngine, SbgState
-from translators.sbg.model import Alt, Cat, Letter, Rep, Sym
-from translators.sbg.parser import parse_sbg, parse_sbg_syntax
+from ggp.translators.sbg.automaton import compile_regex, destinations
+from ggp.translators.sbg.engine import SbgEngine, SbgState
+from ggp.translators.sbg.model import Alt, Cat, Letter, Rep, Sym
+from ggp.translators.sbg.parser import parse_sbg, parse_sbg_syntax
 
 SIX_DEMO = GAMES_DIR / "six_demo.sbg"
 

@@ -12,6 +12,6 @@ MODULES = ["level", "moves", "solver", "metrics", "generator", "to_gdl"]
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_examples_pass(name: str) -> None:
-    module = importlib.import_module(f"translators.sokoban.{name}")
+    module = importlib.import_module(f"ggp.translators.sokoban.{name}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

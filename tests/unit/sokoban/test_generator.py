@@ -9,10 +9,10 @@ import pytest
 
 from ggp.cli import main
 from ggp.errors import SokobanError
-from translators.sokoban.generator import Generated, GenerationStats, SymSettings, generate
-from translators.sokoban.level import DIRECTIONS, Level, level_to_text, parse_level, parse_levels
-from translators.sokoban.moves import Position, solves, step
-from translators.sokoban.solver import solve_moves, solve_pushes
+from ggp.translators.sokoban.generator import Generated, GenerationStats, SymSettings, generate
+from ggp.translators.sokoban.level import DIRECTIONS, Level, level_to_text, parse_level, parse_levels
+from ggp.translators.sokoban.moves import Position, solves, step
+from ggp.translators.sokoban.solver import solve_moves, solve_pushes
 
 SMALL = [
     SymSettings(width=4, height=4, boxes=1, forward=8, backward=6),

@@ -6,7 +6,7 @@ import pytest
 
 from ggp.errors import SokobanError
 from tests.unit.sokoban.levels import KNOWN, L2, Known
-from translators.sokoban.level import Level, level_to_text, levels_to_text, parse_level, parse_levels
+from ggp.translators.sokoban.level import Level, level_to_text, levels_to_text, parse_level, parse_levels
 
 
 @pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)

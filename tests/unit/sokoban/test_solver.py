@@ -9,10 +9,10 @@ import pytest
 
 from ggp.errors import SokobanError
 from tests.unit.sokoban.levels import DEAD, KNOWN, L1, L2, L3, Known
-from translators.sokoban.level import parse_level
-from translators.sokoban.metrics import fill_ratio, measure
-from translators.sokoban.moves import replay, solves
-from translators.sokoban.solver import SolverLimitError, SolverLimits, quick_moves, solve_moves, solve_pushes
+from ggp.translators.sokoban.level import parse_level
+from ggp.translators.sokoban.metrics import fill_ratio, measure
+from ggp.translators.sokoban.moves import replay, solves
+from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits, quick_moves, solve_moves, solve_pushes
 
 
 @pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)
@@ -90,7 +90,7 @@ def test_translate_solve_reports_too_large_with_the_limit_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from ggp.cli import main
-    from translators.sokoban import solver
+    from ggp.translators.sokoban import solver
 
     # The command solves with the default limits; a tiny limit stands in for a huge level here.
     monkeypatch.setattr(solver, "solve_moves", functools.partial(solver.solve_moves, limits=SolverLimits(max_nodes=5)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from translators.sbg.generation.generator import assemble, check_generated, generate_game, white_rows
-from translators.sbg.generation.operators import (
+from ggp.generation.generator import assemble, check_generated, generate_game, white_rows
+from ggp.generation.operators import (
     crossover,
     mutate_piece,
     mutate_position,
@@ -14,8 +14,8 @@ from translators.sbg.generation.operators import (
     repair,
     rules_of,
 )
-from translators.sbg.generation.params import BUILTIN
-from translators.sbg.model import PieceRule, SbgGame
+from ggp.generation.params import BUILTIN
+from ggp.translators.sbg.model import PieceRule, SbgGame
 
 from .restrictions import rapp_violations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ggp.errors import InputError
-from translators.sbg.generation.params import BUILTIN, load_params, resolve_params
+from ggp.generation.params import BUILTIN, load_params, resolve_params
 
 
 def test_four_built_in_sets_that_differ_and_pass_their_checks() -> None:

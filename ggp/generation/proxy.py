@@ -6,7 +6,7 @@ with B the colour imbalance and Q the share of plays ending within 10 plies as i
 but with D replaced by the share of plays that reach the turn limit (random play that never ends
 says nothing about skill). It is *not* RAPP: it measures no algorithm ladder.
 
->>> from translators.sbg.generation.generator import generate_game
+>>> from ggp.generation.generator import generate_game
 >>> game = generate_game(random.Random(0), gdl=False)
 >>> result = playout_fitness(game, seed=1, playouts=4)
 >>> 0.0 <= result.fitness <= 1.0, result.reason
@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 
 from ggp.evaluation.rapp import TOO_SHORT_PLIES, RappResult
-from translators.sbg.engine import SbgEngine
-from translators.sbg.model import SbgGame
+from ggp.translators.sbg.engine import SbgEngine
+from ggp.translators.sbg.model import SbgGame
 
 
 def playout_fitness(game: SbgGame, *, seed: int, playouts: int = 16) -> RappResult:

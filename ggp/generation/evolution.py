@@ -33,10 +33,10 @@ from typing import Protocol
 
 from ggp.errors import GgpError, InputError, SbgError
 from ggp.evaluation.rapp import RappResult
-from translators.sbg.generation.generator import check_generated, generate_game
-from translators.sbg.generation.operators import crossover, mutate_piece, mutate_position, novelty_key
-from translators.sbg.generation.params import BUILTIN, GenParams
-from translators.sbg.model import SbgGame
+from ggp.generation.generator import check_generated, generate_game
+from ggp.generation.operators import crossover, mutate_piece, mutate_position, novelty_key
+from ggp.generation.params import BUILTIN, GenParams
+from ggp.translators.sbg.model import SbgGame
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ def evaluate_fitness(fitness: Fitness, game: SbgGame, seed: int) -> RappResult:
 def _nld(game: SbgGame, enabled: bool) -> int | None:
     if not enabled:
         return None
-    from translators.sbg.generation.nld import game_nld
+    from ggp.generation.nld import game_nld
 
     return game_nld(game).value
 
@@ -275,7 +275,7 @@ def individual_json(ind: Individual, file: str) -> dict[str, object]:
 
 def save_generation(folder: Path, generation: int, population: Sequence[Individual]) -> None:
     """Write the SBG files, then ``population.json`` via a temporary file and an atomic rename."""
-    from translators.sbg.printer import to_sbg
+    from ggp.translators.sbg.printer import to_sbg
 
     folder.mkdir(parents=True, exist_ok=True)
     records = []
@@ -291,7 +291,7 @@ def save_generation(folder: Path, generation: int, population: Sequence[Individu
 
 def load_generation(folder: Path) -> list[Individual]:
     """Read back a saved generation; raises InputError if a file is missing or does not parse."""
-    from translators.sbg.parser import parse_sbg
+    from ggp.translators.sbg.parser import parse_sbg
 
     path = folder / POPULATION_FILE
     try:

@@ -37,7 +37,7 @@ Interpretations where the spec is uncertain (§4.4), all ours:
   words a piece (beyond that the rest is ignored and ``truncated`` is set).
 - The game value is truncated to an integer (reproduces 236 and 387); immobile types score 0 but count.
 
->>> from translators.sbg.model import Letter
+>>> from ggp.translators.sbg.model import Letter
 >>> vector_cost(1, 2), vector_cost(3, 0), vector_cost(2, 3)
 (4, 4, 5)
 >>> nld_value([(8, 16), (2, 8), (2, 3), (2, 4), (1, 2), (1, 6)])  # Shatranj, one side
@@ -52,8 +52,8 @@ from functools import cache
 from itertools import combinations
 from typing import Literal
 
-from translators.sbg.automaton import compile_regex
-from translators.sbg.model import Letter, On, Regex, SbgGame
+from ggp.translators.sbg.automaton import compile_regex
+from ggp.translators.sbg.model import Letter, On, Regex, SbgGame
 
 Word = tuple[Letter, ...]
 Kind = Literal["leaper", "rider"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from translators.sbg.model import CaptureGoal, PlacementGoal, SbgGame
+from ggp.translators.sbg.model import CaptureGoal, PlacementGoal, SbgGame
 
 
 def rapp_violations(game: SbgGame) -> list[str]:

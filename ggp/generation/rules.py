@@ -9,7 +9,7 @@ piece. Expressions are built flat (no one-element unions or concatenations) so p
 them gives back the same tree.
 
 >>> import random
->>> from translators.sbg.printer import regex_to_sbg
+>>> from ggp.translators.sbg.printer import regex_to_sbg
 >>> regex_to_sbg(pattern_regex(Pattern(((1, 0),), "rider", ("e", "p"), "orth")))
 '(1,0,e)^*((1,0,e) + (1,0,p)) + (-1,0,e)^*((-1,0,e) + (-1,0,p))'
 """
@@ -20,8 +20,8 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from translators.sbg.generation.params import GenParams
-from translators.sbg.model import Alt, Cat, Letter, On, Regex, Rep, Sym
+from ggp.generation.params import GenParams
+from ggp.translators.sbg.model import Alt, Cat, Letter, On, Regex, Rep, Sym
 
 Kind = Literal["leaper", "rider", "limited", "compound"]
 Family = Literal["full", "orth", "forward"]

@@ -10,7 +10,7 @@ import pytest
 from ggp.cli import main
 from ggp.gdl.parser import parse_kif
 from tests.conftest import GAMES_DIR
-from translators.sbg.parser import parse_sbg
+from ggp.translators.sbg.parser import parse_sbg
 
 from .restrictions import rapp_violations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GAMES_DIR
-from translators.sbg.generation.nld import (
+from ggp.generation.nld import (
     game_nld,
     generic_cost,
     nld_value,
@@ -13,8 +13,8 @@ from translators.sbg.generation.nld import (
     piece_score,
     vector_cost,
 )
-from translators.sbg.model import Letter
-from translators.sbg.parser import parse_sbg, parse_sbg_syntax
+from ggp.translators.sbg.model import Letter
+from ggp.translators.sbg.parser import parse_sbg, parse_sbg_syntax
 
 ORTH, DIAG, KNIGHT = [(1, 0), (0, 1)], [(1, 1)], [(1, 2), (2, 1)]
 

@@ -19,17 +19,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from translators.sbg.generation.generator import (
+from ggp.generation.generator import (
     KING,
     PAWN,
     TYPE_LETTERS,
     assemble,
     white_rows,
 )
-from translators.sbg.generation.params import GenParams
-from translators.sbg.generation.rules import random_king, random_pawn, random_piece
-from translators.sbg.model import Alt, Cat, Regex, Rep, SbgGame, Sym
-from translators.sbg.printer import regex_to_sbg
+from ggp.generation.params import GenParams
+from ggp.generation.rules import random_king, random_pawn, random_piece
+from ggp.translators.sbg.model import Alt, Cat, Regex, Rep, SbgGame, Sym
+from ggp.translators.sbg.printer import regex_to_sbg
 
 MIN_TYPES, MAX_TYPES = 3, 5
 

@@ -11,7 +11,7 @@ import pytest
 
 from ggp.errors import InputError, SbgError
 from ggp.evaluation.rapp import RappResult
-from translators.sbg.generation.evolution import (
+from ggp.generation.evolution import (
     Evolution,
     EvolutionConfig,
     Individual,
@@ -20,11 +20,11 @@ from translators.sbg.generation.evolution import (
     roulette,
     survivors,
 )
-from translators.sbg.generation.generator import generate_game
-from translators.sbg.generation.operators import novelty_key
-from translators.sbg.generation.params import BUILTIN
-from translators.sbg.model import SbgGame
-from translators.sbg.printer import to_sbg
+from ggp.generation.generator import generate_game
+from ggp.generation.operators import novelty_key
+from ggp.generation.params import BUILTIN
+from ggp.translators.sbg.model import SbgGame
+from ggp.translators.sbg.printer import to_sbg
 
 from .restrictions import rapp_violations
 

@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ggp.errors import SbgError
-from translators.sbg.generation.params import BUILTIN, GenParams
-from translators.sbg.generation.rules import random_king, random_pawn, random_piece
-from translators.sbg.model import CaptureGoal, Goal, PieceRule, PlacementGoal, Regex, SbgGame
+from ggp.generation.params import BUILTIN, GenParams
+from ggp.generation.rules import random_king, random_pawn, random_piece
+from ggp.translators.sbg.model import CaptureGoal, Goal, PieceRule, PlacementGoal, Regex, SbgGame
 
 KING = "K"
 PAWN = "P"
@@ -132,8 +132,8 @@ def check_generated(game: SbgGame, *, gdl: bool = True) -> SbgGame:
 
     Raises SbgError saying what failed.
     """
-    from translators.sbg.parser import parse_sbg
-    from translators.sbg.printer import to_sbg
+    from ggp.translators.sbg.parser import parse_sbg
+    from ggp.translators.sbg.printer import to_sbg
 
     parsed = parse_sbg(to_sbg(game), f"{game.name}.sbg")
     if parsed != game:
@@ -142,7 +142,7 @@ def check_generated(game: SbgGame, *, gdl: bool = True) -> SbgGame:
         raise SbgError(f"game {game.name!r}: {parsed.warnings[0].message}")
     if gdl:
         from ggp.gdl.validator import validate
-        from translators.sbg.to_gdl import translate
+        from ggp.translators.sbg.to_gdl import translate
 
         errors = [f for f in validate(translate(parsed)) if f.severity == "error"]
         if errors:

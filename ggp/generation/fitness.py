@@ -15,8 +15,8 @@ from ggp.evaluation.evaluate import RappModel, check_playable, report_game
 from ggp.evaluation.rapp import RappResult, unplayable
 from ggp.evaluation.selfplay import GameSource, round_robin, run_jobs
 from ggp.gdl.printer import to_kif
-from translators.sbg.model import SbgGame
-from translators.sbg.to_gdl import translate
+from ggp.translators.sbg.model import SbgGame
+from ggp.translators.sbg.to_gdl import translate
 
 DEFAULT_MATCHES_PER_SEAT = 2
 
@@ -56,7 +56,7 @@ def rapp_fitness(
     workers: int = 1,
 ) -> RappResult:
     """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason."""
-    from players.registry import make_player
+    from ggp.players.registry import make_player
 
     model = model or default_model()
     source = game_source(game)

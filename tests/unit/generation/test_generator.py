@@ -8,11 +8,11 @@ import random
 import pytest
 
 from ggp.gdl.validator import validate
-from translators.sbg.generation.generator import check_generated, draw_game, generate_game, generate_games
-from translators.sbg.generation.params import BUILTIN
-from translators.sbg.parser import parse_sbg
-from translators.sbg.printer import to_sbg
-from translators.sbg.to_gdl import translate
+from ggp.generation.generator import check_generated, draw_game, generate_game, generate_games
+from ggp.generation.params import BUILTIN
+from ggp.translators.sbg.parser import parse_sbg
+from ggp.translators.sbg.printer import to_sbg
+from ggp.translators.sbg.to_gdl import translate
 
 from .restrictions import rapp_violations
 
