@@ -21,8 +21,9 @@ from pathlib import Path
 
 from ggp.commands.evaluate import _load_game
 from ggp.evaluation.evaluate import DEFAULT_LADDER, check_playable, report_game
-from ggp.evaluation.selfplay import MatchResult, RunProgress, _machine_for, round_robin, run_jobs
+from ggp.evaluation.selfplay import MatchResult, RunProgress, machine_for, round_robin, run_jobs
 from ggp.players.registry import make_player
+from ggp.reasoner.engines import KifMachines
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,12 +43,12 @@ def main() -> None:
 
     started = time.perf_counter()
     game = _load_game(args.game)
-    _machine_for(game, args.engine)  # compiles (or loads the cached circuit) once, as the CLI's check does
-    reason = check_playable(game, args.engine, seed=args.seed)
+    machine_for(game, KifMachines(args.engine))  # compiles (or loads the cached circuit) once, as the CLI's check does
+    reason = check_playable(game, KifMachines(args.engine), seed=args.seed)
     prepared = time.perf_counter() - started
     print(f"{game.key}: translate + build + playability check {prepared:.1f} s ({reason or 'playable'})")
 
-    jobs = round_robin(game, specs, matches_per_seat=args.matches, seed=args.seed, engine=args.engine)
+    jobs = round_robin(game, specs, matches_per_seat=args.matches, seed=args.seed)
     out = args.out or Path(tempfile.mkdtemp(prefix="ggp-bench-"))
     out.mkdir(parents=True, exist_ok=True)
     path = out / "results.jsonl"
@@ -58,7 +59,7 @@ def main() -> None:
             print(f"  {progress.done}/{progress.total} matches, {time.perf_counter() - begun:.0f} s", flush=True)
 
     begun = time.perf_counter()
-    results = run_jobs(jobs, make_player, results_path=path, workers=args.workers, on_result=on_result)
+    results = run_jobs(jobs, make_player, KifMachines(args.engine), results_path=path, workers=args.workers, on_result=on_result)
     played = time.perf_counter() - begun
     total = prepared + played
     print(f"{len(results)} matches on {args.workers} workers: {played:.1f} s of play, {total:.1f} s in all "

@@ -20,6 +20,7 @@ from ggp.evaluation.evaluate import check_playable, plays_of
 from ggp.evaluation.rapp import performance_matrix
 from ggp.evaluation.selfplay import round_robin, run_jobs
 from ggp.players.registry import make_player
+from ggp.reasoner.engines import KifMachines
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL_FIRST = ("breakthrough_6x6", "six_demo", "gardner", "petty")
@@ -43,12 +44,12 @@ def main() -> None:
     for path in paths:
         started = time.perf_counter()
         game = _load_game(path)
-        reason = check_playable(game, args.engine, seed=args.seed)
+        reason = check_playable(game, KifMachines(args.engine), seed=args.seed)
         if reason:
             print(f"{game.key}: unplayable: {reason}")
             continue
-        jobs = round_robin(game, specs, matches_per_seat=args.matches, seed=args.seed, engine=args.engine)
-        results = run_jobs(jobs, make_player, workers=args.workers, results_path=args.results)
+        jobs = round_robin(game, specs, matches_per_seat=args.matches, seed=args.seed)
+        results = run_jobs(jobs, make_player, KifMachines(args.engine), workers=args.workers, results_path=args.results)
         matrix = performance_matrix(plays_of(results), specs)
         failed = sum(r.error is not None for r in results)
         cells = [f"{specs[j]} > {specs[i]}: {matrix[j, i]:.2f}" for i in range(3) for j in range(i + 1, 3)]

@@ -16,7 +16,6 @@ Usage: python benchmarks/sokoban_play.py [--count 20] [--size 6x6] [--boxes 2] [
 from __future__ import annotations
 
 import argparse
-import random
 import subprocess
 import sys
 import time
@@ -30,9 +29,9 @@ from ggp.commands.generate import positive_int, size_arg
 from ggp.errors import ReasonerError
 from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Description
+from ggp.players.registry import make_player
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from ggp.players.registry import make_player
 from ggp.translators.sokoban.generator import Generated, SymSettings, generate
 from ggp.translators.sokoban.level import levels_to_text
 from ggp.translators.sokoban.to_gdl import translate
@@ -97,7 +96,7 @@ def play_levels(
             for run in range(random_runs if spec == "random" else runs):
                 seed = 1000 * index + run
                 start = time.perf_counter()
-                goals, steps, _, _ = play_game(machine, [make_player(spec, seed)], random.Random(seed), limit + 1)
+                goals, steps, _, _ = play_game(machine, [make_player(spec, seed)], seed, limit + 1)
                 plays.append(Play(index, spec, run, goals[0], steps, time.perf_counter() - start))
         solved = ", ".join(
             f"{spec.split(':')[0]}={sum(p.solved for p in plays if p.level == index and p.player == spec)}"

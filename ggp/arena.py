@@ -1,10 +1,11 @@
 """In-process matches between players (no HTTP, no clocks) with seat swapping, and a win-rate table.
 
 Used by ``ggp arena`` to compare players quickly, e.g. for the README's strength table. Each game
-gets fresh players (seeded from the arena seed, the game number and the seat) and the seats rotate
-from game to game, so every entrant plays every role equally often when ``games`` is a multiple of
-the number of roles. A player that raises is replaced for that move by a uniformly random legal
-move (counted in ``errors``), like the manager's fallback.
+is played by the one match loop (:func:`ggp.match.local.play_local`, rules in docs/matches.md) with
+fresh players (seeded from the arena seed, the game number and the seat); the seats rotate from game
+to game, so every entrant plays every role equally often when ``games`` is a multiple of the number
+of player roles. The chance role ``random`` gets no entrant: the loop plays it. A player that raises
+or chooses an illegal move gets the match's fallback move (counted in ``errors``).
 
 >>> outcome_of(0, (100, 0)), outcome_of(1, (50, 50)), outcome_of(1, (100, 0))
 ('win', 'draw', 'loss')
@@ -13,7 +14,6 @@ move (counted in ``errors``), like the manager's fallback.
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
@@ -21,8 +21,10 @@ from typing import Literal
 
 from ggp.errors import GgpError
 from ggp.evaluation.metrics import winner
-from ggp.player import Budget, Player
-from ggp.reasoner.machine import State, StateMachine
+from ggp.match.local import Transcript, play_local
+from ggp.match.rules import CHANCE_ROLE, DEFAULT_STEP_CAP, MatchRules
+from ggp.player import Player
+from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +35,13 @@ PlayerMaker = Callable[[int], Player]
 
 @dataclass(frozen=True, slots=True)
 class ArenaGame:
-    """One finished game: ``seats[r]`` is the entrant that played role ``r``; goals in role order."""
+    """One finished game: ``seats[r]`` is the entrant that played player role ``r`` (the roles other
+    than chance, in role order); ``goals`` are those roles' goals; ``errors`` counts fallback moves."""
 
     seats: tuple[int, ...]
     goals: tuple[int, ...]
     length: int
-    end_reason: Literal["terminal", "turn_limit"]
+    end_reason: Literal["terminal", "step_cap"]
     errors: int
 
 
@@ -73,45 +76,27 @@ def outcome_of(role: int, goals: Sequence[int]) -> Outcome:
     return "loss"
 
 
-def _safe_goals(machine: StateMachine, state: State) -> tuple[int, ...]:
-    try:
-        return machine.goals(state)
-    except GgpError:
-        return tuple(0 for _ in machine.roles)
+def player_roles(machine: StateMachine) -> tuple[int, ...]:
+    """Indices of the roles that get an entrant: every role but chance (``random``)."""
+    return tuple(i for i, role in enumerate(machine.roles) if str(role) != CHANCE_ROLE)
 
 
 def play_game(
-    machine: StateMachine, players: Sequence[Player], rng: random.Random, max_steps: int = 1000
-) -> tuple[tuple[int, ...], int, Literal["terminal", "turn_limit"], int]:
-    """Play one game, ``players`` in role order; returns goals, length, end reason and errors."""
-    for role, player in zip(machine.roles, players):
-        player.start(machine, role, Budget())
-    state = machine.initial_state()
-    steps = errors = 0
-    try:
-        while not machine.is_terminal(state):
-            if steps >= max_steps:
-                return _safe_goals(machine, state), steps, "turn_limit", errors
-            joint = []
-            for role, player in zip(machine.roles, players):
-                legal = machine.legal_moves(state, role)
-                try:
-                    move = player.choose(state, Budget())
-                except (GgpError, ValueError, RuntimeError) as exc:
-                    log.warning("%s as %s failed: %s", player.name, role, exc)
-                    move = legal[rng.randrange(len(legal))]
-                    errors += 1
-                if move not in legal:
-                    log.warning("%s as %s chose illegal %s", player.name, role, move)
-                    move = legal[rng.randrange(len(legal))]
-                    errors += 1
-                joint.append(move)
-            state = machine.next_state(state, tuple(joint))
-            steps += 1
-        return machine.goals(state), steps, "terminal", errors
-    finally:
-        for player in players:
-            player.stop()
+    machine: StateMachine, players: Sequence[Player], seed: int, max_steps: int = DEFAULT_STEP_CAP
+) -> tuple[tuple[int, ...], int, Literal["terminal", "step_cap"], int]:
+    """Play one game, ``players`` in player-role order; returns the goals (player roles), length, end
+    reason and the number of fallback moves.
+
+    Raises :class:`~ggp.errors.GgpError` (one line) when the game breaks: a role without a legal move
+    in a non-terminal state, or no goals at the end.
+    """
+    transcript = Transcript()
+    ending = play_local(machine, players, seed, MatchRules(max_steps), transcript)
+    if ending.goals is None or ending.reason not in ("terminal", "step_cap"):
+        raise GgpError(ending.detail or f"the game ended with {ending.reason}")
+    goals = tuple(ending.goals[i] for i in player_roles(machine))
+    reason: Literal["terminal", "step_cap"] = "terminal" if ending.reason == "terminal" else "step_cap"
+    return goals, ending.steps, reason, transcript.fallbacks
 
 
 def run_arena(
@@ -119,23 +104,24 @@ def run_arena(
     makers: Sequence[PlayerMaker],
     games: int,
     seed: int = 0,
-    max_steps: int = 1000,
+    max_steps: int = DEFAULT_STEP_CAP,
     progress: Callable[[int, ArenaGame], None] | None = None,
 ) -> list[ArenaGame]:
-    """Play ``games`` games with one entrant per role, rotating seats each game.
+    """Play ``games`` games with one entrant per player role, rotating seats each game.
 
-    Raises ``ValueError`` when the number of entrants differs from the number of roles.
+    Raises ``ValueError`` when the number of entrants differs from the number of player roles, and
+    :class:`~ggp.errors.GgpError` when the game breaks (see :func:`play_game`).
     """
-    roles = len(machine.roles)
+    roles = len(player_roles(machine))
     if len(makers) != roles:
-        raise ValueError(f"the game has {roles} roles but {len(makers)} players were given; give one per role")
+        raise ValueError(f"the game has {roles} player roles but {len(makers)} players were given; give one per role")
     if games < 1:
         raise ValueError(f"the number of games must be at least 1, found {games}")
     results = []
     for game in range(games):
         seats = tuple((r + game) % roles for r in range(roles))
         players = [makers[entrant](seed + 1000 * game + entrant) for entrant in seats]
-        goals, length, reason, errors = play_game(machine, players, random.Random(seed + game), max_steps)
+        goals, length, reason, errors = play_game(machine, players, seed + game, max_steps)
         result = ArenaGame(seats, goals, length, reason, errors)
         results.append(result)
         if progress is not None:

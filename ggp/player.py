@@ -23,6 +23,9 @@ from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 _N = TypeVar("_N", int, float)
 
+NO_GDL2 = "this player does not support GDL-II"
+"""Why a player that is no :class:`Gdl2Player` refuses a game with ``sees`` (the START reply ``error: ...``)."""
+
 SAFETY_MARGIN = 0.5
 """Seconds kept back from a protocol clock so the reply travels back in time (protocol.md §4)."""
 

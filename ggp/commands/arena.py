@@ -37,7 +37,7 @@ def register(subcommands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the table."""
-    from ggp.arena import format_table, run_arena, standings
+    from ggp.arena import format_table, player_roles, run_arena, standings
     from ggp.commands._manager_glue import find_game
     from ggp.files import load_kif
     from ggp.reasoner.engines import make_machine
@@ -49,12 +49,13 @@ def run(args: argparse.Namespace) -> int:
         make_player(spec)  # a bad spec fails before any game starts
     machine = make_machine(load_kif(Path(find_game(args.game))), args.engine)
     names = _names(args.player)
+    roles = [machine.roles[i] for i in player_roles(machine)]
     makers = [partial(make_player, spec) for spec in args.player]
 
     def progress(game: int, result: Any) -> None:
         if args.quiet or args.json:
             return
-        seats = ", ".join(f"{role}={names[e]}" for role, e in zip(machine.roles, result.seats))
+        seats = ", ".join(f"{role}={names[e]}" for role, e in zip(roles, result.seats))
         goals = " ".join(map(str, result.goals))
         print(f"game {game + 1}: {seats}: goals {goals} after {result.length} steps", file=sys.stderr)
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "game": args.game,
-            "roles": [str(role) for role in machine.roles],
+            "roles": [str(role) for role in roles],
             "players": names,
             "games": [{"seats": list(g.seats), "goals": list(g.goals), "length": g.length,
                        "endReason": g.end_reason, "errors": g.errors} for g in results],

@@ -71,14 +71,6 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _engine(name: str) -> str:
-    if name != "auto":
-        return name
-    from ggp.reasoner.engines import ENGINES
-
-    return "circuit" if "circuit" in ENGINES else "clingo"
-
-
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -94,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
     from ggp.players.registry import make_player, parse_spec
+    from ggp.reasoner.engines import KifMachines
 
     if args.matches < 1:
         raise ValueError("--matches must be at least 1")
@@ -107,18 +100,18 @@ def run(args: argparse.Namespace) -> int:
         model = RappModel.load(args.model)
     else:
         model = None if args.build_model else default_model(specs)
-    engine = _engine(args.engine)
+    machines = KifMachines(args.engine)
     args.out.mkdir(parents=True, exist_ok=True)
     games = [_load_game(path) for path in args.games]
     reports = {}
     jobs = []
     for game in games:
-        reason = check_playable(game, engine, step_cap=args.step_cap, seed=args.seed)
+        reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed)
         if reason:
             reports[game.key] = unplayable_report(game.key, specs, reason)
             continue
         jobs += round_robin(
-            game, specs, matches_per_seat=args.matches, seed=args.seed, engine=engine,
+            game, specs, matches_per_seat=args.matches, seed=args.seed,
             step_cap=args.step_cap, estimate_playouts=args.estimate_playouts,
         )
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -132,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             results = run_jobs(
-                jobs, make_player, results_path=args.out / "results.jsonl", workers=args.workers,
+                jobs, make_player, machines, results_path=args.out / "results.jsonl", workers=args.workers,
                 ray_address=args.ray, on_result=on_result,
             )
         except KeyboardInterrupt:

@@ -22,7 +22,7 @@ import numpy as np
 from ggp.errors import GgpError
 from ggp.evaluation import rapp
 from ggp.evaluation.metrics import all_metrics
-from ggp.evaluation.selfplay import GameSource, MatchResult, _machine_for
+from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, machine_for
 
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
@@ -31,14 +31,18 @@ DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "default_model.json"
 """The RAPP model shipped with the package (built from games/*.sbg; see docs/evaluation.md)."""
 
 
-def check_playable(game: GameSource, engine: str, *, playouts: int = 3, step_cap: int = 1000, seed: int = 0) -> str | None:
+def check_playable(
+    game: GameSource, machine_factory: MachineFactory, *, playouts: int = 3, step_cap: int = 1000, seed: int = 0
+) -> str | None:
     """None when the game can be played, else the reason it cannot.
+
+    The machine comes from ``machine_factory`` (cached per process, so the matches that follow reuse it).
 
     Checks: the rules build a state machine, every role has a legal move in the initial state, random
     playouts end within the game's turn limit (or ``step_cap``), and every role gets a goal at the end.
     """
     try:
-        machine = _machine_for(game, engine)
+        machine = machine_for(game, machine_factory)
     except GgpError as exc:
         return f"the rules cannot be used: {exc}"
     rng = random.Random(seed)
@@ -106,12 +110,13 @@ class RappModel:
             raise GgpError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
 
 
-def default_model(specs: Sequence[str], path: Path = DEFAULT_MODEL_PATH) -> RappModel | None:
-    """The shipped RAPP model when every one of its algorithms is among ``specs``, else None."""
+def default_model(specs: Sequence[str] | None = None, path: Path = DEFAULT_MODEL_PATH) -> RappModel | None:
+    """The shipped RAPP model, or None when there is none or (given ``specs``) not all its algorithms are
+    among ``specs``."""
     if not path.is_file():
         return None
     model = RappModel.load(path)
-    return model if set(model.algorithms) <= set(specs) else None
+    return model if specs is None or set(model.algorithms) <= set(specs) else None
 
 
 def plays_of(results: Sequence[MatchResult]) -> list[rapp.Play]:

@@ -6,14 +6,21 @@ returns a :class:`MatchResult`. :func:`run_jobs` runs jobs on local processes or
 appends every finished result to a JSON-lines file as it arrives, skips jobs already in that file
 (so an interrupted run resumes), and retries a crashed job once before reporting it.
 
-Evaluation never imports concrete players or translators: the caller passes a picklable
-``player_factory(spec, seed) -> Player`` (the CLI passes ``ggp.players.registry.make_player``).
+Matches are played by the one match loop (:func:`ggp.match.local.play_local`), with the rules
+every match follows (docs/matches.md): a step-capped match is a ``step_cap`` draw, every seat is
+asked every step, the chance role is played by the loop, a failing player gets the fallback move.
+
+Evaluation never imports concrete players, translators or reasoner engines: the caller passes a
+picklable ``player_factory(spec, seed) -> Player`` (the CLI passes
+``ggp.players.registry.make_player``) and a picklable ``machine_factory(key, kif) -> StateMachine``
+(the CLI passes ``ggp.reasoner.engines.KifMachines(engine)``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import random
 import signal
 import time
@@ -29,14 +36,16 @@ from typing import Any
 
 from ggp.errors import GgpError
 from ggp.evaluation.metrics import EndReason, PlayRecord
-from ggp.player import Budget, Player
+from ggp.match.local import Transcript, play_local
+from ggp.match.rules import DEFAULT_STEP_CAP, MatchRules
+from ggp.player import Player
 from ggp.reasoner.machine import State, StateMachine
 
 log = logging.getLogger(__name__)
 
 PlayerFactory = Callable[[str, int], Player]
-
-DEFAULT_STEP_CAP = 1000
+MachineFactory = Callable[[str, str], StateMachine]
+"""Makes the machine of a game from its key and KIF text; must be picklable for worker processes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +67,6 @@ class MatchJob:
     game: GameSource
     players: tuple[str, ...]
     seed: int
-    engine: str = "clingo"
     step_cap: int = DEFAULT_STEP_CAP
     estimate_playouts: int = 0
     """When > 0, each state's value per role is estimated by this many random playouts."""
@@ -83,6 +91,8 @@ class MatchResult:
     branching: tuple[int, ...] = ()
     evaluations: tuple[tuple[float, ...], ...] | None = None
     moves: tuple[tuple[str, ...], ...] = ()
+    fallbacks: int = 0
+    """Moves replaced by the match's fallback because a player raised or chose an illegal move."""
     seconds: float = field(default=0.0, compare=False)
     """Wall-clock time of the match; left out of comparisons (it is the one part that never repeats)."""
     error: str | None = None
@@ -116,6 +126,7 @@ class MatchResult:
             branching=tuple(data.get("branching", ())),
             evaluations=None if evaluations is None else tuple(tuple(e) for e in evaluations),
             moves=tuple(tuple(m) for m in data.get("moves", ())),
+            fallbacks=int(data.get("fallbacks", 0)),
             seconds=float(data.get("seconds", 0.0)),
             error=data.get("error"),
         )
@@ -123,32 +134,17 @@ class MatchResult:
 
 # --- one match -------------------------------------------------------------------------------
 
-_MACHINES: dict[tuple[str, str], StateMachine] = {}
+_MACHINES: dict[tuple[str, str, MachineFactory], StateMachine] = {}
 
 
-def _machine_for(game: GameSource, engine: str) -> StateMachine:
-    """One machine per game and engine in each worker process (grounding/compiling happens once).
-
-    ``engine`` is a name for :func:`~ggp.reasoner.engines.make_machine`, options included (e.g.
-    ``circuit:interpreter``, which needs no per-game C compilation).
-    """
-    key = (game.key, engine)
+def machine_for(game: GameSource, machine_factory: MachineFactory) -> StateMachine:
+    """One machine per game (key and rules text) and factory in each worker process (grounding or
+    compiling happens once)."""
+    key = (game.key, game.kif, machine_factory)
     machine = _MACHINES.get(key)
     if machine is None:
-        from ggp.gdl.parser import parse_kif
-        from ggp.reasoner.engines import make_machine
-
-        machine = make_machine(parse_kif(game.kif, game.key), engine)
-        _MACHINES[key] = machine
+        machine = _MACHINES[key] = machine_factory(game.key, game.kif)
     return machine
-
-
-def _mover(machine: StateMachine, state: State) -> int:
-    """The role with more than one legal move (turn-taking games), else 0."""
-    for index, role in enumerate(machine.roles):
-        if len(machine.legal_moves(state, role)) > 1:
-            return index
-    return 0
 
 
 def _estimate(machine: StateMachine, state: State, playouts: int, rng: random.Random) -> tuple[float, ...]:
@@ -161,68 +157,45 @@ def _estimate(machine: StateMachine, state: State, playouts: int, rng: random.Ra
     return tuple(sum(r[i] for r in results) / (100 * len(results)) for i in range(len(machine.roles)))
 
 
-def play_match(job: MatchJob, player_factory: PlayerFactory) -> MatchResult:
-    """Play one match to the end (or the step cap) and describe it. Never raises for game errors."""
+def play_match(job: MatchJob, player_factory: PlayerFactory, machine_factory: MachineFactory) -> MatchResult:
+    """Play one match with the match loop (to the end or the step cap) and describe it.
+
+    Never raises for game errors: a game that breaks (a role without a legal move, no goals) or seats
+    that do not fit the roles give a result with ``error`` set.
+    """
     started = time.perf_counter()
-    base = MatchResult(job.job_id, job.game.key, job.players, job.seed)
     try:
-        machine = _machine_for(job.game, job.engine)
-        if len(job.players) != len(machine.roles):
-            raise GgpError(f"{len(job.players)} players for a game of {len(machine.roles)} roles")
+        machine = machine_for(job.game, machine_factory)
         players = [player_factory(spec, job.seed * 1009 + i) for i, spec in enumerate(job.players)]
-        budget = Budget()
-        for player, role in zip(players, machine.roles):
-            player.start(machine, role, budget)
-        rng = random.Random(job.seed)
-        state = machine.initial_state()
-        first_mover = _mover(machine, state)
-        branching: list[int] = []
-        evaluations: list[tuple[float, ...]] = []
-        moves: list[tuple[str, ...]] = []
-        steps = 0
-        while not machine.is_terminal(state):
-            if steps >= job.step_cap:
-                break
-            legal = [machine.legal_moves(state, role) for role in machine.roles]
-            if any(not options for options in legal):
-                stuck = next(role for role, options in zip(machine.roles, legal) if not options)
-                raise GgpError(f"role {stuck} has no legal move after {steps} steps in a non-terminal state")
-            product = 1
-            for options in legal:
-                product *= len(options)
-            branching.append(product)
-            if job.estimate_playouts:
-                evaluations.append(_estimate(machine, state, job.estimate_playouts, rng))
-            joint = tuple(
-                options[0] if len(options) == 1 else player.choose(state, budget)
-                for player, options in zip(players, legal)
-            )
-            moves.append(tuple(str(m) for m in joint))
-            state = machine.next_state(state, joint)
-            steps += 1
-        for player in players:
-            player.stop()
-        terminal = machine.is_terminal(state)
+        transcript = Transcript()
+        ending = play_local(machine, players, job.seed, MatchRules(job.step_cap), transcript)
+        if ending.goals is None:
+            raise GgpError(ending.detail)
+        steps = transcript.steps
+        first_mover = next((i for i, moves in enumerate(steps[0].legal) if len(moves) > 1), 0) if steps else 0
+        branching = tuple(math.prod(len(moves) for moves in step.legal) for step in steps)
+        evaluations = None
         if job.estimate_playouts:
-            evaluations.append(_estimate(machine, state, job.estimate_playouts, rng) if terminal else evaluations[-1])
-        if terminal:
-            goals = machine.goals(state)
-            reason: EndReason = "terminal"
-            if job.game.turn_limit is not None and steps >= job.game.turn_limit and len(set(goals)) == 1:
-                reason = "turn_limit"
-        else:
-            goals = tuple(50 for _ in machine.roles)
-            reason = "step_cap"
+            rng = random.Random(job.seed)
+            states = [step.before for step in steps] + [steps[-1].after if steps else machine.initial_state()]
+            estimates = [_estimate(machine, state, job.estimate_playouts, rng) for state in states[:-1]]
+            final = states[-1]
+            estimates.append(_estimate(machine, final, job.estimate_playouts, rng)
+                             if ending.reason == "terminal" or not estimates else estimates[-1])
+            evaluations = tuple(estimates)
+        reason: EndReason = ending.reason
+        limit = job.game.turn_limit
+        if reason == "terminal" and limit is not None and ending.steps >= limit and len(set(ending.goals)) == 1:
+            reason = "turn_limit"
         return MatchResult(
-            job.job_id, job.game.key, job.players, job.seed, goals, steps, reason, first_mover,
-            tuple(branching), tuple(evaluations) if job.estimate_playouts else None, tuple(moves),
-            time.perf_counter() - started,
+            job.job_id, job.game.key, job.players, job.seed, ending.goals, ending.steps, reason, first_mover,
+            branching, evaluations, tuple(tuple(str(m) for m in step.joint) for step in steps),
+            transcript.fallbacks, time.perf_counter() - started,
         )
     except (GgpError, ValueError) as exc:
         log.warning("match %s failed: %s", job.job_id, exc)
-        return MatchResult(
-            base.job_id, base.game, base.players, base.seed, seconds=time.perf_counter() - started, error=str(exc)
-        )
+        return MatchResult(job.job_id, job.game.key, job.players, job.seed,
+                           seconds=time.perf_counter() - started, error=str(exc))
 
 
 # --- scheduling ------------------------------------------------------------------------------
@@ -234,7 +207,6 @@ def round_robin(
     *,
     matches_per_seat: int,
     seed: int,
-    engine: str = "clingo",
     roles: int = 2,
     self_play: bool = False,
     step_cap: int = DEFAULT_STEP_CAP,
@@ -251,7 +223,7 @@ def round_robin(
     for seating in seatings:
         for k in range(matches_per_seat):
             job_seed = seed * 1_000_003 + len(jobs)
-            jobs.append(MatchJob(game, seating, job_seed, engine, step_cap, estimate_playouts))
+            jobs.append(MatchJob(game, seating, job_seed, step_cap, estimate_playouts))
     return jobs
 
 
@@ -292,11 +264,15 @@ class RunProgress:
     retried: list[str] = field(default_factory=list)
 
 
-def _play_job(args: tuple[MatchJob, PlayerFactory]) -> MatchResult:
+_Makers = tuple[PlayerFactory, MachineFactory]
+"""The two factories a worker needs, passed together."""
+
+
+def _play_job(args: tuple[MatchJob, _Makers]) -> MatchResult:
     """play_match, with any unexpected exception turned into a failed result (one bad job never ends a run)."""
-    job, factory = args
+    job, (player_factory, machine_factory) = args
     try:
-        return play_match(job, factory)
+        return play_match(job, player_factory, machine_factory)
     except Exception as exc:  # a bug in a player or engine fails only its own match
         log.exception("match %s raised", job.job_id)
         return _failed(job, f"{type(exc).__name__}: {exc}")
@@ -309,6 +285,7 @@ def _failed(job: MatchJob, error: str) -> MatchResult:
 def run_jobs(
     jobs: Sequence[MatchJob],
     player_factory: PlayerFactory,
+    machine_factory: MachineFactory,
     *,
     results_path: Path | None = None,
     workers: int = 1,
@@ -324,6 +301,7 @@ def run_jobs(
     and a rerun with the same jobs plays only the missing ones. Results are the same for any
     ``workers`` (every match is seeded by its job alone).
     """
+    makers: _Makers = (player_factory, machine_factory)
     done = read_results(results_path) if results_path else {}
     wanted = {job.job_id for job in jobs}
     pending = list({job.job_id: job for job in jobs if job.job_id not in done}.values())
@@ -344,13 +322,13 @@ def run_jobs(
 
     try:
         if ray_address is not None:
-            for result in _run_on_ray(pending, player_factory, ray_address):
+            for result in _run_on_ray(pending, makers, ray_address):
                 record(result)
         elif workers <= 1:
             for job in pending:
-                record(_play_job((job, player_factory)))
+                record(_play_job((job, makers)))
         else:
-            for result in _run_on_processes(pending, player_factory, workers, progress):
+            for result in _run_on_processes(pending, makers, workers, progress):
                 record(result)
     finally:
         if sink:
@@ -377,7 +355,7 @@ def _stop_pool(executor: ProcessPoolExecutor) -> None:
 
 
 def _run_on_processes(
-    jobs: Sequence[MatchJob], player_factory: PlayerFactory, workers: int, progress: RunProgress
+    jobs: Sequence[MatchJob], makers: _Makers, workers: int, progress: RunProgress
 ) -> Iterator[MatchResult]:
     """Run jobs on a pool of ``workers`` spawned processes, at most two queued per worker.
 
@@ -392,7 +370,7 @@ def _run_on_processes(
         while queue or running:
             while queue and len(running) < 2 * workers:
                 job = queue.popleft()
-                running[executor.submit(_play_job, (job, player_factory))] = job
+                running[executor.submit(_play_job, (job, makers))] = job
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             suspects: list[MatchJob] = []
             for future in finished:
@@ -409,18 +387,18 @@ def _run_on_processes(
             _stop_pool(executor)
             log.warning("a worker process died; rerunning %d job(s) in flight one at a time", len(suspects))
             for job in sorted(suspects, key=lambda j: j.job_id):
-                yield _run_alone(job, player_factory, progress)
+                yield _run_alone(job, makers, progress)
             executor = _new_pool(workers)
     finally:
         _stop_pool(executor)
 
 
-def _run_alone(job: MatchJob, player_factory: PlayerFactory, progress: RunProgress) -> MatchResult:
+def _run_alone(job: MatchJob, makers: _Makers, progress: RunProgress) -> MatchResult:
     """Retry one job in its own process; a second crash reports it as failed."""
     progress.retried.append(job.job_id)
     executor = _new_pool(1)
     try:
-        return executor.submit(_play_job, (job, player_factory)).result()
+        return executor.submit(_play_job, (job, makers)).result()
     except BrokenProcessPool as exc:
         log.warning("job %s crashed its worker twice; reported as failed", job.job_id)
         return _failed(job, f"worker crashed twice: {exc}")
@@ -428,7 +406,7 @@ def _run_alone(job: MatchJob, player_factory: PlayerFactory, progress: RunProgre
         _stop_pool(executor)
 
 
-def _run_on_ray(jobs: Sequence[MatchJob], player_factory: PlayerFactory, address: str) -> Iterator[MatchResult]:
+def _run_on_ray(jobs: Sequence[MatchJob], makers: _Makers, address: str) -> Iterator[MatchResult]:
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -436,7 +414,7 @@ def _run_on_ray(jobs: Sequence[MatchJob], player_factory: PlayerFactory, address
     if not ray.is_initialized():
         ray.init(address=None if address == "local" else address, ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(max_retries=1)(_play_job)
-    refs = {remote.remote((job, player_factory)): job for job in jobs}
+    refs = {remote.remote((job, makers)): job for job in jobs}
     while refs:
         ready, _ = ray.wait(list(refs), num_returns=1)
         for ref in ready:

@@ -2,15 +2,15 @@
 
 This is the fitness ``ggp evolve`` uses by default. The RAPP model (the algorithms and the mean
 performance matrix of the model games) comes from ``ggp evaluate --build-model`` and is shipped as
-``ggp/evaluation/data/default_model.json``.
+``ggp/evaluation/data/default_model.json`` (:func:`ggp.evaluation.evaluate.default_model`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from importlib import resources
 
 from ggp.errors import GgpError
+from ggp.evaluation import evaluate
 from ggp.evaluation.evaluate import RappModel, check_playable, report_game
 from ggp.evaluation.rapp import RappResult, unplayable
 from ggp.evaluation.selfplay import GameSource, round_robin, run_jobs
@@ -23,12 +23,10 @@ DEFAULT_MATCHES_PER_SEAT = 2
 
 def default_model() -> RappModel:
     """The shipped RAPP model; raises GgpError when the package has none."""
-    path = resources.files("ggp.evaluation").joinpath("data/default_model.json")
-    if not path.is_file():
+    model = evaluate.default_model()
+    if model is None:
         raise GgpError("no RAPP model is installed; build one with 'ggp evaluate games/*.sbg --build-model chess'")
-    import json
-
-    return RappModel.from_json(json.loads(path.read_text()))
+    return model
 
 
 def game_source(game: SbgGame) -> GameSource:
@@ -36,14 +34,6 @@ def game_source(game: SbgGame) -> GameSource:
     kif = to_kif(translate(game))
     key = f"{game.name.replace(' ', '_') or 'game'}-{hashlib.sha1(kif.encode()).hexdigest()[:10]}"
     return GameSource(key, kif, game.turn_limit)
-
-
-def _engine(engine: str) -> str:
-    if engine != "auto":
-        return engine
-    from ggp.reasoner.engines import ENGINES
-
-    return "circuit" if "circuit" in ENGINES else "clingo"
 
 
 def rapp_fitness(
@@ -57,13 +47,14 @@ def rapp_fitness(
 ) -> RappResult:
     """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason."""
     from ggp.players.registry import make_player
+    from ggp.reasoner.engines import KifMachines
 
     model = model or default_model()
     source = game_source(game)
-    chosen = _engine(engine)
-    reason = check_playable(source, chosen, seed=seed)
+    machines = KifMachines(engine)
+    reason = check_playable(source, machines, seed=seed)
     if reason:
         return unplayable(reason)
-    jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed, engine=chosen)
-    results = run_jobs(jobs, make_player, workers=workers)
+    jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed)
+    results = run_jobs(jobs, make_player, machines, workers=workers)
     return report_game(source.key, results, model.algorithms, model).fitness

@@ -1,28 +1,23 @@
-"""Run one match: START, PLAY until terminal, STOP, with deadlines, fallbacks and error codes.
+"""Manager matches: the one match loop (:mod:`ggp.match`) over HTTP, with clocks, records and observers.
 
-The runner is the protocol.md §4-§6 lifecycle in one coroutine, :func:`run_match`. It computes every
-state itself from a :class:`~ggp.reasoner.machine.StateMachine` and reaches players only through a
-:class:`Transport` (HTTP in production, :class:`HttpTransport`). A late reply (``TO``), an I/O failure
-(``CE``) or an unparseable or illegal move (``IL null`` / ``IL <move>``) is replaced by a random legal
-move drawn from the match's seeded RNG before the request is sent, so a seed fixes the fallbacks.
-A seat with no URL (the built-in ``random`` player) is played by the runner from the same RNG and
-never contacted; so is a role named ``random`` (the chance player of GDL-II and ggp-base), which
-must have such a seat.
+:func:`run_match` plays a match with :func:`ggp.match.loop.play`, the loop every caller uses (its
+rules: docs/matches.md): each remote seat is an :class:`HttpSeat` that formats the protocol.md §3
+messages, sends them through a :class:`Transport` within the §4 deadlines and parses the replies;
+a seat with no URL (the built-in ``random`` player, and always the chance role ``random``) is played
+by the loop from the match's seeded RNG and never contacted. :class:`MatchRun` turns what the loop
+reports into a :class:`~ggp.manager.records.MatchRecord` and tells a :class:`MatchObserver`.
 
 GDL-II mode (protocol.md §8) is used for games that define ``sees``: each role is sent
 ``(PLAY id turn lastmove percepts)`` with its own executed move and its own percepts, never the
 other roles' moves; the record keeps every role's percepts per step (``x-percepts``). A player that
 answers START with ``error: ...`` (e.g. ``this player does not support GDL-II``) ends such a match
-with ``x-endReason: error``. A game that breaks (a role without a legal move, a terminal state
-without exactly one goal per role) also ends with ``x-endReason: error``, its state in the log.
+with ``x-endReason: error``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
-import random
 import secrets
 import time
 from collections.abc import Sequence
@@ -31,35 +26,36 @@ from typing import Literal, Protocol, Self
 
 import aiohttp
 
-from ggp.errors import GgpError, InputError, ReasonerError
+from ggp.errors import InputError
 from ggp.gdl.printer import to_kif
-from ggp.gdl.terms import Description, Term
+from ggp.gdl.terms import Description
 from ggp.manager import wire
-from ggp.manager.records import EndReason, MatchRecord, state_text
+from ggp.manager.records import MatchRecord, state_text
+from ggp.match import loop
+from ggp.match.loop import Answer, Ending, MatchInfo, StepInfo, View, check_seats
+from ggp.match.referee import Referee
+from ggp.match.rules import (
+    CHANCE_ROLE,
+    DEFAULT_STEP_CAP,
+    STEP_CAP_DRAW_GOAL,
+    STEP_CAP_OUTCOMES,
+    MatchRules,
+    StepCapOutcome,
+)
 from ggp.protocol.messages import uses_sees
 from ggp.reasoner.gdl2 import PerceptMachine
-from ggp.reasoner.machine import Move, State, StateMachine
+from ggp.reasoner.machine import StateMachine
+
+__all__ = [
+    "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
+    "STEP_CAP_OUTCOMES", "Deadlines", "Event", "HttpSeat", "HttpTransport", "MatchConfig", "MatchObserver",
+    "MatchRun", "Seat", "StepCapOutcome", "Transport", "check_roles", "rules_hash", "run_match",
+    "with_chance_seat",
+]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_STEP_CAP = 1000
-"""Joint moves after which a match ends with ``x-endReason: step_cap`` (see :data:`StepCapOutcome`)."""
-
-StepCapOutcome = Literal["draw", "abort"]
-"""What a match that reaches the step cap becomes (protocol.md §4 aborts; issue 10 asks for a draw):
-
-- ``draw`` (the default): completed, every role scores :data:`STEP_CAP_DRAW_GOAL`, so ratings and
-  tournament tables count it as a draw (games with no length bound, like the seed games, need this);
-- ``abort``: aborted with no goal values, as protocol.md §4 describes.
-
-Either way the record says ``x-endReason: step_cap`` and the players get ABORT, not STOP (the state is
-not terminal, so STOP's "the game ended" would be false)."""
-STEP_CAP_OUTCOMES: tuple[StepCapOutcome, ...] = ("draw", "abort")
 DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = "draw"
-STEP_CAP_DRAW_GOAL = 50
-"""The goal value of every role in a step-cap draw: equal for all (a draw), and the usual GGP draw
-value. The rules' own goals at the cap are not used: they may be undefined in a non-terminal state,
-and where defined (the seed games' running point totals) they would turn the cap into a win."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +76,7 @@ class Seat:
 
 RANDOM_SEAT = Seat("random", None, "random")
 
-CHANCE_ROLE = "random"
-"""The role played by the manager itself as chance (GDL-II; ggp-base uses the same name)."""
-
-Percepts = tuple[frozenset[Term], ...]
-
-
-class _GameBroken(GgpError):
-    """The game itself failed (no legal move, no goal); the match ends with ``x-endReason: error``."""
+RANDOM_SEAT = Seat("random", None, "random")
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,13 +201,8 @@ def rules_hash(description: Description) -> str:
 def check_roles(machine: StateMachine, seats: Sequence[Seat]) -> None:
     """Raise :class:`InputError` unless there is one seat per role and the ``random`` role's seat is
     the manager's own (``url=None``): chance is never a remote player."""
-    roles = [str(role) for role in machine.roles]
-    if len(seats) != len(roles):
-        raise InputError(f"the game has {len(roles)} roles {roles} but {len(seats)} players were given")
-    for role, seat in zip(roles, seats):
-        if role == CHANCE_ROLE and seat.contacted:
-            raise InputError(f"role 'random' is chance, played by the manager; seat the built-in 'random' "
-                             f"player there, not {seat.name!r}")
+    check_seats([str(role) for role in machine.roles], [seat if seat.contacted else None for seat in seats],
+                [seat.name for seat in seats])
 
 
 def with_chance_seat(roles: Sequence[str], seats: Sequence[Seat]) -> tuple[Seat, ...]:
@@ -227,41 +211,98 @@ def with_chance_seat(roles: Sequence[str], seats: Sequence[Seat]) -> tuple[Seat,
     >>> [seat.name for seat in with_chance_seat(["first", "random"], [Seat("p", "http://h:1/")])]
     ['p', 'random']
     """
-    if CHANCE_ROLE in roles and len(seats) == len(roles) - 1:
-        index = list(roles).index(CHANCE_ROLE)
-        return (*seats[:index], RANDOM_SEAT, *seats[index:])
-    return tuple(seats)
+    return loop.with_chance_seat(roles, seats, RANDOM_SEAT)
 
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class HttpSeat:
+    """A remote player as a :class:`ggp.match.loop.Seat`: protocol.md messages through a :class:`Transport`.
+
+    Timeouts answer ``TO``, I/O failures ``CE``; a reply that is no move answers ``move=None``.
+    """
+
+    def __init__(self, seat: Seat, transport: Transport, deadlines: Deadlines, match_id: str) -> None:
+        assert seat.url is not None
+        self.name = seat.name
+        self.url = seat.url
+        self.transport = transport
+        self.deadlines = deadlines
+        self.match_id = match_id
+        self.role = ""
+        self.gdl2 = False
+
+    async def _send(self, body: str, timeout_s: float) -> tuple[str, str]:
+        """(error code, reply): ``TO``/``CE`` with an empty reply, or ``""`` and the reply."""
+        log.debug("match %s -> %s (%s): %s", self.match_id, self.role, self.name, body[:200])
+        try:
+            reply = await self.transport.send(self.url, body, timeout_s, self.deadlines.connect_s, self.name)
+        except TimeoutError:
+            log.warning("match %s: role %s (%s) timed out", self.match_id, self.role, self.name)
+            return "TO", ""
+        except ConnectionError as exc:
+            log.warning("match %s: role %s (%s) connection error: %s", self.match_id, self.role, self.name, exc)
+            return "CE", ""
+        log.debug("match %s <- %s: %s", self.match_id, self.role, reply[:200])
+        return "", reply
+
+    async def start(self, info: MatchInfo, role: int) -> Answer:
+        self.role = str(info.machine.roles[role])
+        self.gdl2 = info.gdl2
+        assert info.description is not None
+        body = wire.start_text(self.match_id, self.role, info.description, info.start_clock, info.play_clock)
+        code, reply = await self._send(body, self.deadlines.start_s)
+        refusal = ""
+        if self.gdl2 and reply.strip().lower().startswith("error:"):
+            refusal = " ".join(reply.strip()[6:].split())[:200]
+        return Answer(code, refusal=refusal)
+
+    async def play(self, view: View) -> Answer:
+        if self.gdl2:
+            body = wire.play2_text(self.match_id, view.turn, view.last_move, view.percepts)
+        else:
+            body = wire.play_text(self.match_id, view.last_joint)
+        code, reply = await self._send(body, self.deadlines.play_s)
+        if code:
+            return Answer(code)
+        move = wire.parse_reply_move(reply)
+        if move is None:
+            log.warning("match %s: role %s (%s) unparseable reply %r", self.match_id, self.role, self.name,
+                        reply[:80])
+        return Answer(move=move)
+
+    async def stop(self, view: View) -> None:
+        if self.gdl2:
+            body = wire.stop2_text(self.match_id, view.turn, view.last_move, view.percepts)
+        else:
+            body = wire.stop_text(self.match_id, view.last_joint)
+        await self._send(body, self.deadlines.stop_s)
+
+    async def abort(self) -> None:
+        await self._send(wire.abort_text(self.match_id), self.deadlines.abort_s)
+
+
 class MatchRun:
     """One match, created (and announced to the observer) but not yet played; call :meth:`run`.
 
-    Raises :class:`InputError` when the seats do not fit the game's roles.
+    Raises :class:`InputError` when the seats do not fit the game's roles, or the game uses ``sees``
+    and the machine cannot compute percepts.
     """
 
     def __init__(self, machine: StateMachine, config: MatchConfig, transport: Transport,
                  observer: MatchObserver | None) -> None:
         check_roles(machine, config.seats)
-        self.machine = machine
         self.config = config
         self.transport = transport
         self.observer = observer
         self.deadlines = config.effective_deadlines()
-        self.rng = random.Random(config.seed)
-        self.roles = tuple(str(role) for role in machine.roles)
-        self.state: State = machine.initial_state()
-        self.last_joint: tuple[Move, ...] | None = None
         self.gdl2 = uses_sees(config.description)
-        self.last_percepts: Percepts | None = None
-        self._percepts: PerceptMachine | None = None
-        if self.gdl2:
-            if not callable(getattr(machine, "next_state_and_percepts", None)):
-                raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
-            self._percepts = machine  # type: ignore[assignment]
+        if self.gdl2 and not isinstance(machine, PerceptMachine):
+            raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
+        self.referee = Referee(machine, gdl2=self.gdl2)
+        self.roles = tuple(str(role) for role in machine.roles)
         self.record = MatchRecord(
             match_id=config.match_id,
             start_time_ms=_now_ms(),
@@ -275,7 +316,7 @@ class MatchRun:
             seed=config.seed,
             game_key=config.game_key,
             rules_hash=rules_hash(config.description),
-            states=(state_text(self.state.sorted_texts()),),
+            states=(state_text(self.referee.state.sorted_texts()),),
             state_times=(_now_ms(),),
             tournament=config.tournament,
             gdl2=self.gdl2,
@@ -286,173 +327,34 @@ class MatchRun:
         if self.observer is not None:
             self.observer.match_event(self.record, event)
 
-    async def _request(self, index: int, body: str, timeout_s: float) -> str:
-        """Send ``body`` to seat ``index``; returns the reply or raises TimeoutError/ConnectionError."""
-        seat = self.config.seats[index]
-        assert seat.url is not None
-        log.debug("match %s -> %s (%s): %s", self.config.match_id, self.roles[index], seat.name, body[:200])
-        reply = await self.transport.send(seat.url, body, timeout_s, self.deadlines.connect_s, seat.name)
-        log.debug("match %s <- %s: %s", self.config.match_id, self.roles[index], reply[:200])
-        return reply
-
-    async def _error_code(self, index: int, body: str, timeout_s: float) -> tuple[str, str]:
-        """(error code, reply): ``TO``/``CE`` with an empty reply, or ``""`` and the reply."""
-        try:
-            return "", await self._request(index, body, timeout_s)
-        except TimeoutError:
-            log.warning("match %s: role %s (%s) timed out", self.config.match_id, self.roles[index],
-                        self.config.seats[index].name)
-            return "TO", ""
-        except ConnectionError as exc:
-            log.warning("match %s: role %s (%s) connection error: %s", self.config.match_id,
-                        self.roles[index], self.config.seats[index].name, exc)
-            return "CE", ""
-
-    async def _broadcast(self, bodies: Sequence[str | None], timeout_s: float) -> list[tuple[str, str]]:
-        """Send one message per contacted seat in parallel; ``None`` bodies are skipped as ``("", "")``."""
-
-        async def one(index: int, body: str | None) -> tuple[str, str]:
-            if body is None or not self.config.seats[index].contacted:
-                return "", ""
-            return await self._error_code(index, body, timeout_s)
-
-        return list(await asyncio.gather(*(one(i, body) for i, body in enumerate(bodies))))
-
-    async def start(self) -> None:
-        cfg = self.config
-        bodies = [wire.start_text(cfg.match_id, role, cfg.description, cfg.start_clock, cfg.play_clock)
-                  for role in self.roles]
-        results = await self._broadcast(bodies, self.deadlines.start_s)
-        self.record = replace(self.record, errors=(tuple(code for code, _ in results),))
-        log.info("match %s started: %s", cfg.match_id, ", ".join(s.name for s in cfg.seats))
+    # The loop's listener: each report becomes a record and an observer event.
+    def started(self, errors: tuple[str, ...]) -> None:
+        self.record = replace(self.record, errors=(errors,))
         self._emit("start")
-        if self.gdl2:
-            for index, (_, reply) in enumerate(results):
-                if reply.strip().lower().startswith("error:"):
-                    reason = " ".join(reply.strip()[6:].split())[:200]
-                    raise _GameBroken(f"player {cfg.seats[index].name!r} (role {self.roles[index]}) refused "
-                                      f"the game: {reason}")
 
-    def _play_bodies(self) -> list[str]:
-        """One PLAY per role: the joint move (GDL), or each role's own move and percepts (GDL-II)."""
-        match_id = self.config.match_id
-        if not self.gdl2:
-            return [wire.play_text(match_id, self.last_joint)] * len(self.roles)
-        return [wire.play2_text(match_id, self.record.step, *self._own_view(index)) for index in range(len(self.roles))]
-
-    def _own_view(self, index: int) -> tuple[Move | None, tuple[Term, ...]]:
-        """Role ``index``'s last executed move and its percepts, sorted by text (``None``/empty at first)."""
-        if self.last_joint is None or self.last_percepts is None:
-            return None, ()
-        return self.last_joint[index], tuple(sorted(self.last_percepts[index], key=str))
-
-    async def step(self) -> None:
-        legal = [self.machine.legal_moves(self.state, role) for role in self.machine.roles]
-        for role, moves in zip(self.roles, legal):
-            if not moves:
-                raise _GameBroken(f"role {role!r} has no legal move in a non-terminal state")
-        # Fallbacks are drawn before the requests go out, so the seed alone fixes them (and the chance moves).
-        fallback: list[Move] = [self.rng.choice(moves) for moves in legal]
-        results = await self._broadcast(self._play_bodies(), self.deadlines.play_s)
-        joint: list[Move] = []
-        errors: list[str] = []
-        for index, (code, reply) in enumerate(results):
-            seat = self.config.seats[index]
-            move = fallback[index]
-            if seat.contacted and not code:
-                parsed = wire.parse_reply_move(reply)
-                if parsed is None:
-                    code = "IL null"
-                elif parsed not in legal[index]:
-                    code = f"IL {parsed}"
-                else:
-                    move = parsed
-                if code:
-                    log.warning("match %s: role %s (%s) illegal reply %r", self.config.match_id,
-                                self.roles[index], seat.name, reply[:80])
-            joint.append(move)
-            errors.append(code)
-        seen: list[list[str]] | None = None
-        if self._percepts is not None:
-            self.state, self.last_percepts = self._percepts.next_state_and_percepts(self.state, tuple(joint))
-            seen = [sorted(str(p) for p in percepts) for percepts in self.last_percepts]
-        else:
-            self.state = self.machine.next_state(self.state, tuple(joint))
-        self.last_joint = tuple(joint)
-        self.record = self.record.with_step([str(move) for move in joint], state_text(self.state.sorted_texts()), _now_ms(),
-                                            errors, seen)
+    def stepped(self, step: StepInfo) -> None:
+        seen = None if step.percepts is None else [sorted(str(p) for p in seen) for seen in step.percepts]
+        self.record = self.record.with_step([str(move) for move in step.joint], state_text(step.after.sorted_texts()),
+                                            _now_ms(), step.errors, seen)
         self._emit("step")
 
-    async def finish(self) -> None:
-        try:
-            goals = self.machine.goals(self.state)
-        except (GgpError, ValueError) as exc:
-            raise _GameBroken(f"no goal values at the terminal state: {exc}") from exc
-        if len(goals) != len(self.roles):
-            raise _GameBroken(f"{len(goals)} goal values for {len(self.roles)} roles at the terminal state")
-        self.record = replace(self.record, is_completed=True, goal_values=tuple(goals), end_reason="terminal")
-        log.info("match %s completed after %d steps: goals %s", self.config.match_id, self.record.step, goals)
-        self._emit("end")
-        match_id = self.config.match_id
-        if self.gdl2:
-            bodies = [wire.stop2_text(match_id, self.record.step, *self._own_view(i)) for i in range(len(self.roles))]
+    def ended(self, ending: Ending) -> None:
+        if ending.goals is not None:
+            self.record = replace(self.record, is_completed=True, goal_values=ending.goals,
+                                  end_reason=ending.reason)
         else:
-            bodies = [wire.stop_text(match_id, self.last_joint)] * len(self.roles)
-        await self._broadcast(bodies, self.deadlines.stop_s)
-
-    async def cap(self) -> None:
-        """End a match at the step cap: a draw or an abort (``config.step_cap_outcome``), ABORT to players."""
-        detail = f"step cap of {self.config.step_cap} joint moves reached"
-        if self.config.step_cap_outcome == "abort":
-            await self.abort("step_cap", detail)
-            return
-        goals = (STEP_CAP_DRAW_GOAL,) * len(self.roles)
-        self.record = replace(self.record, is_completed=True, goal_values=goals, end_reason="step_cap")
-        log.info("match %s: %s; a draw", self.config.match_id, detail)
+            self.record = replace(self.record, is_aborted=True, end_reason=ending.reason, abort_detail=ending.detail)
         self._emit("end")
-        body = wire.abort_text(self.config.match_id)
-        await self._broadcast([body] * len(self.roles), self.deadlines.abort_s)
-
-    async def abort(self, reason: EndReason, detail: str) -> None:
-        self.record = replace(self.record, is_aborted=True, end_reason=reason, abort_detail=detail)
-        log.info("match %s aborted after %d steps: %s", self.config.match_id, self.record.step, detail)
-        self._emit("end")
-        body = wire.abort_text(self.config.match_id)
-        await self._broadcast([body] * len(self.roles), self.deadlines.abort_s)
 
     async def run(self) -> MatchRecord:
         """Play the match to its end; see :func:`run_match`."""
-        try:
-            await self.start()
-            last_change = time.monotonic()
-            while not self.machine.is_terminal(self.state):
-                if self.record.step >= self.config.step_cap:
-                    await self.cap()
-                    return self.record
-                await self.step()
-                now = time.monotonic()
-                if now - last_change > self.config.effective_wedge_s():
-                    await self.abort("aborted", f"wedged: a step took {now - last_change:.1f} s")
-                    return self.record
-                last_change = now
-            await self.finish()
-        except asyncio.CancelledError:
-            if not self.record.finished:
-                await asyncio.shield(self.abort("aborted", "cancelled"))
-            raise
-        except _GameBroken as exc:
-            log.error("match %s: game error after %d steps: %s; state: %s", self.config.match_id,
-                      self.record.step, exc, state_text(self.state.sorted_texts()))
-            if not self.record.finished:
-                await self.abort("error", f"game error: {exc}")
-        except GgpError as exc:
-            log.error("match %s: %s; state: %s", self.config.match_id, exc, state_text(self.state.sorted_texts()))
-            if not self.record.finished:
-                await self.abort("error" if isinstance(exc, ReasonerError) else "aborted", f"game error: {exc}")
-        except Exception as exc:  # a bug or a failing store must not leave the match running
-            log.exception("match %s: internal error", self.config.match_id)
-            if not self.record.finished:
-                await self.abort("aborted", f"internal error: {type(exc).__name__}: {exc}")
+        cfg = self.config
+        seats = [HttpSeat(seat, self.transport, self.deadlines, cfg.match_id) if seat.contacted else None
+                 for seat in cfg.seats]
+        info = MatchInfo(cfg.match_id, self.referee.machine, cfg.description, cfg.start_clock, cfg.play_clock,
+                         self.gdl2)
+        rules = MatchRules(cfg.step_cap, cfg.step_cap_outcome)
+        await loop.play(self.referee, seats, info, cfg.seed, rules, self, cfg.effective_wedge_s())
         return self.record
 
 

@@ -424,9 +424,9 @@ class Manager:
         row = self.store.game(spec.game)
         if row is None:
             raise InputError(f"unknown game {spec.game!r}")
+        schedule = round_robin(spec.players, len(player_roles(row.roles)), spec.per_pairing)  # checks MAX_MATCHES
         for name in spec.players:
             self.resolve_player(name)
-        schedule = round_robin(spec.players, len(player_roles(row.roles)), spec.per_pairing)
         await self.machine_for(row)
         config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
                   "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,

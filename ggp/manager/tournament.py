@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ import yaml  # type: ignore[import-untyped]
 from ggp.errors import InputError
 
 MAX_MATCHES = 10_000
+"""The most matches one tournament may schedule (a typo in ``players`` must not queue millions)."""
 
 
 def round_robin(players: Sequence[str], roles: int, per_pairing: int) -> list[tuple[str, ...]]:
@@ -23,13 +25,18 @@ def round_robin(players: Sequence[str], roles: int, per_pairing: int) -> list[tu
 
     Match ``i`` of a group uses the group rotated ``i`` places, so seats (and first-move advantage)
     rotate. A one-role game gives each player ``per_pairing`` solo matches. Raises
-    :class:`InputError` when there are fewer distinct players than roles.
+    :class:`InputError` when there are fewer distinct players than roles, or when the schedule would
+    hold more than :data:`MAX_MATCHES` matches (counted before any is built).
     """
     if roles < 1 or per_pairing < 1:
         raise InputError("a tournament needs at least one role and one match per pairing")
     distinct = list(dict.fromkeys(players))
     if len(distinct) < roles:
         raise InputError(f"the game has {roles} roles but only {len(distinct)} distinct players were given")
+    count = math.comb(len(distinct), roles) * per_pairing
+    if count > MAX_MATCHES:
+        raise InputError(f"this tournament would schedule {count} matches, over the limit of {MAX_MATCHES}; "
+                         "give fewer players or fewer matches per pairing")
     schedule: list[tuple[str, ...]] = []
     for group in itertools.combinations(distinct, roles):
         for i in range(per_pairing):

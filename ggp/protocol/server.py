@@ -46,7 +46,7 @@ from aiohttp import web
 
 from ggp.errors import GgpError, IllegalMoveError, ProtocolError
 from ggp.gdl.terms import Description
-from ggp.player import SAFETY_MARGIN, AnytimePlayer, Budget, Gdl2Player, Player
+from ggp.player import NO_GDL2, SAFETY_MARGIN, AnytimePlayer, Budget, Gdl2Player, Player
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -86,9 +86,6 @@ RESYNC_DEPTH = 3
 
 MAX_BODY = 32 * 1024 * 1024
 """Largest request body accepted (the largest real games are well under 1 MB)."""
-
-NO_GDL2 = "this player does not support GDL-II"
-"""The reason in the START reply ``error: ...`` of a player that cannot play a game with ``sees``."""
 
 CORS_HEADERS = {
     "Access-Control-Allow-Origin": "*",

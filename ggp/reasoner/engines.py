@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 from ggp.errors import ReasonerError
@@ -94,3 +95,28 @@ def make_machine(
     if option:
         return cast(Callable[..., StateMachine], factory)(description, limits, evaluator=option)
     return factory(description, limits)
+
+
+@dataclass(frozen=True, slots=True)
+class KifMachines:
+    """Builds a game's machine from its KIF text with one engine: the machine factory the CLI hands to
+    evaluation (picklable and hashable, so worker processes and Ray tasks get it and cache by it).
+
+    ``auto`` (the default) here means the compiled circuit when it is installed, else clingo: self-play
+    plays many matches on one game, so compiling once pays (``ggp evaluate --engine auto``). Raises
+    what :func:`make_machine` raises.
+    """
+
+    engine: str = "auto"
+
+    @property
+    def resolved(self) -> str:
+        """The engine name :func:`make_machine` gets (``auto`` resolved as above)."""
+        if self.engine != "auto":
+            return self.engine
+        return "circuit" if "circuit" in ENGINES else "clingo"
+
+    def __call__(self, key: str, kif: str) -> StateMachine:
+        from ggp.gdl.parser import parse_kif
+
+        return make_machine(parse_kif(kif, key), self.resolved)

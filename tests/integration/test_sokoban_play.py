@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from ggp.arena import play_game
 from ggp.gdl.terms import Const, Func
-from ggp.reasoner.engines import make_machine
 from ggp.players.registry import make_player
+from ggp.reasoner.engines import make_machine
 from ggp.translators.sokoban.level import parse_level
 from ggp.translators.sokoban.to_gdl import translate
 
@@ -22,7 +21,7 @@ WALK_THEN_PUSH = "#######\n#@    #\n#  $. #\n#     #\n#######\n"
 
 def _play(text: str, step_limit: int, spec: str, seed: int = 0) -> tuple[int, int]:
     machine = make_machine(translate(parse_level(text), step_limit), "clingo")
-    goals, steps, reason, errors = play_game(machine, [make_player(spec, seed)], random.Random(seed))
+    goals, steps, reason, errors = play_game(machine, [make_player(spec, seed)], seed)
     assert reason == "terminal" and errors == 0
     return goals[0], steps
 

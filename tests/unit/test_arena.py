@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from ggp.arena import ArenaGame, format_table, outcome_of, run_arena, standings
+from ggp.errors import GgpError
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, State
 from ggp.players.alphabeta import AlphaBetaPlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.random_player import RandomPlayer
-from tests.helpers.nim_machine import NimMachine
+from ggp.reasoner.machine import Move, Role, State
+from tests.helpers.nim_machine import ChanceMachine, NimMachine
 
 
 def test_seats_rotate_and_alphabeta_beats_random_from_both_seats_of_a_first_player_win() -> None:
@@ -44,9 +45,30 @@ def test_a_failing_player_is_replaced_by_random_moves_and_counted() -> None:
     assert all(game.errors > 0 and game.end_reason == "terminal" for game in results)
 
 
-def test_max_steps_ends_a_long_game_as_a_turn_limit() -> None:
+def test_max_steps_ends_a_long_game_as_a_step_cap_draw() -> None:
     results = run_arena(NimMachine((9, 9)), [lambda s: LegalPlayer(s), lambda s: LegalPlayer(s)], games=1, max_steps=2)
-    assert results[0].end_reason == "turn_limit" and results[0].length == 2
+    assert results[0].end_reason == "step_cap" and results[0].length == 2 and results[0].goals == (50, 50)
+
+
+class Stuck(NimMachine):
+    """Nim in which the second role has no legal move after the first step."""
+
+    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
+        if role == self.roles[1] and state != self.initial_state():
+            return ()
+        return super().legal_moves(state, role)
+
+
+def test_a_role_without_a_legal_move_stops_the_arena_with_one_clear_line() -> None:
+    with pytest.raises(GgpError) as caught:
+        run_arena(Stuck((3, 3)), [lambda s: RandomPlayer(s), lambda s: RandomPlayer(s)], games=1)
+    message = str(caught.value)
+    assert "\n" not in message and "role 'second' has no legal move in a non-terminal state after 1 steps" in message
+
+
+def test_the_chance_role_gets_no_entrant() -> None:
+    results = run_arena(ChanceMachine(), [lambda s: LegalPlayer(s)], games=2, seed=3)
+    assert [len(game.goals) for game in results] == [1, 1] and all(game.seats == (0,) for game in results)
 
 
 def test_one_player_per_role_is_required() -> None:

@@ -18,6 +18,7 @@ from ggp.evaluation.evaluate import (
     unplayable_report,
 )
 from ggp.evaluation.selfplay import GameSource, MatchResult, round_robin, run_jobs
+from ggp.reasoner.engines import KifMachines
 from ggp.players.registry import make_player
 from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGAL_MOVE
 
@@ -32,16 +33,16 @@ from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGA
     ids=["no-legal-move", "endless", "missing-goal"],
 )
 def test_unplayable_games_get_a_reason(key: str, kif: str, reason: str) -> None:
-    found = check_playable(GameSource(f"eval-{key}", kif), "clingo", step_cap=30)
+    found = check_playable(GameSource(f"eval-{key}", kif), KifMachines("clingo"), step_cap=30)
     assert found is not None and reason in found
 
 
 def test_a_playable_game_passes_the_check() -> None:
-    assert check_playable(GameSource("eval-nim", NIM), "clingo") is None
+    assert check_playable(GameSource("eval-nim", NIM), KifMachines("clingo")) is None
 
 
 def test_rules_that_cannot_be_built_are_unplayable() -> None:
-    reason = check_playable(GameSource("eval-broken", "(role a) (<= (legal a ?x) (true b))"), "clingo")
+    reason = check_playable(GameSource("eval-broken", "(role a) (<= (legal a ?x) (true b))"), KifMachines("clingo"))
     assert reason is not None and reason.startswith("the rules cannot be used")
 
 
@@ -53,7 +54,7 @@ def test_an_unplayable_report_has_fitness_minus_one_and_the_reason() -> None:
 
 def _nim_results(specs: tuple[str, ...], key: str = "nim", seed: int = 2) -> list[MatchResult]:
     jobs = round_robin(GameSource(key, NIM), specs, matches_per_seat=3, seed=seed, estimate_playouts=4)
-    return run_jobs(jobs, make_player)
+    return run_jobs(jobs, make_player, KifMachines("clingo"))
 
 
 def test_a_report_has_criteria_matrix_and_fitness_against_a_model() -> None:
@@ -128,5 +129,5 @@ def test_the_shipped_default_model_is_a_valid_model() -> None:
 
 
 def test_an_unknown_circuit_evaluator_is_a_clear_reason() -> None:
-    reason = check_playable(GameSource("eval-nim-bogus", NIM), "circuit:bogus")
+    reason = check_playable(GameSource("eval-nim-bogus", NIM), KifMachines("circuit:bogus"))
     assert reason is not None and "unknown circuit evaluator 'bogus'" in reason

@@ -21,9 +21,11 @@ from ggp.evaluation.selfplay import (
 )
 from ggp.player import Player
 from ggp.players.registry import make_player
+from ggp.reasoner.engines import KifMachines
 from tests.unit.evaluation.tiny_games import NIM
 
 GAME = GameSource("nim", NIM)
+MACHINES = KifMachines("clingo")
 SPECS = ("random", "mcts:iterations=30")
 
 
@@ -47,35 +49,35 @@ def test_round_robin_rotates_seats_and_derives_distinct_seeds() -> None:
 
 
 def test_a_match_reports_goals_length_moves_and_branching() -> None:
-    result = play_match(MatchJob(GAME, ("random", "random"), 11), make_player)
+    result = play_match(MatchJob(GAME, ("random", "random"), 11), make_player, MACHINES)
     assert result.error is None and sorted(result.goals) == [0, 100]
     assert result.length == len(result.moves) == len(result.branching) and 4 <= result.length <= 7
     assert all(b in (1, 2) for b in result.branching) and result.first_mover == 0
 
 
 def test_the_same_seeds_give_the_same_results() -> None:
-    first = run_jobs(_jobs(), make_player)
-    second = run_jobs(_jobs(), make_player)
+    first = run_jobs(_jobs(), make_player, MACHINES)
+    second = run_jobs(_jobs(), make_player, MACHINES)
     assert first == second and all(r.error is None for r in first)
     # Another seed plays other matches (the moves of 8 nim matches all equal would be a seeding bug).
-    other = run_jobs(_jobs(seed=6), make_player)
+    other = run_jobs(_jobs(seed=6), make_player, MACHINES)
     assert [r.moves for r in other] != [r.moves for r in first]
 
 
 def test_estimates_give_one_value_per_role_and_state() -> None:
     job = MatchJob(GAME, ("random", "random"), 3, estimate_playouts=8)
-    result = play_match(job, make_player)
+    result = play_match(job, make_player, MACHINES)
     assert result.evaluations is not None and len(result.evaluations) == result.length + 1
     assert all(len(e) == 2 and all(0 <= v <= 1 for v in e) for e in result.evaluations)
     # The last state is terminal: its estimate is the goals themselves.
     assert result.evaluations[-1] == tuple(g / 100 for g in result.goals)
-    assert play_match(job, make_player) == result
+    assert play_match(job, make_player, MACHINES) == result
 
 
 @pytest.mark.timeout(120)
 def test_two_worker_processes_give_the_serial_results(tmp_path: Path) -> None:
-    serial = run_jobs(_jobs(), make_player)
-    parallel = run_jobs(_jobs(), make_player, workers=2, results_path=tmp_path / "results.jsonl")
+    serial = run_jobs(_jobs(), make_player, MACHINES)
+    parallel = run_jobs(_jobs(), make_player, MACHINES, workers=2, results_path=tmp_path / "results.jsonl")
     assert parallel == serial
     assert read_results(tmp_path / "results.jsonl") == {r.job_id: r for r in serial}
 
@@ -83,7 +85,7 @@ def test_two_worker_processes_give_the_serial_results(tmp_path: Path) -> None:
 def test_a_rerun_plays_only_the_missing_jobs_after_a_torn_line(tmp_path: Path) -> None:
     jobs = _jobs()
     path = tmp_path / "results.jsonl"
-    complete = run_jobs(jobs, make_player, results_path=path)
+    complete = run_jobs(jobs, make_player, MACHINES, results_path=path)
     lines = path.read_text().splitlines(keepends=True)
     # An interrupted run: three whole lines, then half of the fourth (no newline).
     path.write_text("".join(lines[:3]) + lines[3][: len(lines[3]) // 2])
@@ -92,14 +94,14 @@ def test_a_rerun_plays_only_the_missing_jobs_after_a_torn_line(tmp_path: Path) -
     def on_result(result: MatchResult, progress: RunProgress) -> None:
         played.append(result.job_id)
 
-    resumed = run_jobs(jobs, make_player, results_path=path, on_result=on_result)
+    resumed = run_jobs(jobs, make_player, MACHINES, results_path=path, on_result=on_result)
     assert resumed == complete
     assert played == [job.job_id for job in jobs[3:]]
     # The torn line was cut off, so every line on disk is whole JSON and each job appears once.
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert sorted(r["job_id"] for r in records) == sorted(job.job_id for job in jobs)
     played.clear()
-    assert run_jobs(jobs, make_player, results_path=path, on_result=on_result) == complete and played == []
+    assert run_jobs(jobs, make_player, MACHINES, results_path=path, on_result=on_result) == complete and played == []
 
 
 def test_an_exception_in_a_player_fails_only_its_match() -> None:
@@ -109,9 +111,9 @@ def test_an_exception_in_a_player_fails_only_its_match() -> None:
         return make_player(spec, seed)
 
     jobs = round_robin(GAME, ("random", "boom"), matches_per_seat=1, seed=1)
-    results = run_jobs(jobs, factory)
+    results = run_jobs(jobs, factory, MACHINES)
     assert all(r.error == "RuntimeError: no such player" for r in results)
-    assert run_jobs(_jobs(matches=1), factory)[0].error is None
+    assert run_jobs(_jobs(matches=1), factory, MACHINES)[0].error is None
 
 
 @pytest.mark.timeout(240)
@@ -121,12 +123,12 @@ def test_a_job_that_kills_its_worker_is_retried_once_then_reported(tmp_path: Pat
     factory = functools.partial(crash_on_seed, guilty.seed)
     progress_seen: list[RunProgress] = []
     results = run_jobs(
-        jobs, factory, workers=2, results_path=tmp_path / "results.jsonl",
+        jobs, factory, MACHINES, workers=2, results_path=tmp_path / "results.jsonl",
         on_result=lambda result, progress: progress_seen.append(progress),
     )
     by_id = {r.job_id: r for r in results}
     assert "crashed twice" in (by_id[guilty.job_id].error or "")
-    serial = {r.job_id: r for r in run_jobs(jobs, make_player)}
+    serial = {r.job_id: r for r in run_jobs(jobs, make_player, MACHINES)}
     innocent = [job.job_id for job in jobs if job is not guilty]
     assert all(by_id[j] == serial[j] for j in innocent)
     assert guilty.job_id in progress_seen[-1].retried and progress_seen[-1].failed == 1
@@ -136,10 +138,10 @@ def test_a_job_that_kills_its_worker_is_retried_once_then_reported(tmp_path: Pat
 def test_a_local_ray_instance_gives_the_local_results() -> None:
     ray = pytest.importorskip("ray")
     jobs = _jobs(matches=1)
-    local = run_jobs(jobs, make_player)
+    local = run_jobs(jobs, make_player, MACHINES)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
-        assert run_jobs(jobs, make_player, ray_address="local") == local
+        assert run_jobs(jobs, make_player, MACHINES, ray_address="local") == local
     finally:
         ray.shutdown()
 
@@ -157,9 +159,9 @@ def test_ctrl_c_keeps_finished_results_and_a_rerun_completes_them(tmp_path: Path
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        run_jobs(jobs, make_player, results_path=path, workers=workers, on_result=interrupt)
+        run_jobs(jobs, make_player, MACHINES, results_path=path, workers=workers, on_result=interrupt)
     assert len(read_results(path)) == 2
     assert not multiprocessing.active_children()  # the workers were stopped, not left running
     played: list[str] = []
-    resumed = run_jobs(jobs, make_player, results_path=path, on_result=lambda r, p: played.append(r.job_id))
-    assert resumed == run_jobs(jobs, make_player) and len(played) == len(jobs) - 2
+    resumed = run_jobs(jobs, make_player, MACHINES, results_path=path, on_result=lambda r, p: played.append(r.job_id))
+    assert resumed == run_jobs(jobs, make_player, MACHINES) and len(played) == len(jobs) - 2

@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from ggp.manager.app import MAX_BODY, create_app
 from ggp.manager.records import from_json
 from ggp.manager.service import Manager
+from ggp.manager.tournament import MAX_MATCHES
 from tests.helpers.fake_players import FakePlayer, late
 from tests.helpers.manager_machines import COUNTER_KIF, NIM_KIF, TICTACTOE_KIF
 
@@ -182,6 +183,20 @@ async def test_round_robin_tournament_from_yaml_rates_and_ranks_players(
     assert bad.status == 400 and "YAML" in (await bad.json())["error"]
     few = await client.post("/api/tournaments", json={"game": "nim", "players": ["r1"]})
     assert few.status == 400 and "distinct players" in (await few.json())["error"]
+
+
+async def test_a_tournament_over_the_match_limit_is_refused_naming_the_limit(
+    aiohttp_client: ClientFactory, manager: Manager
+) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    players = [f"http://127.0.0.1:9/p{i}" for i in range(6)]  # 15 pairings x 1000 = 15000 matches
+    response = await client.post("/api/tournaments", json={"game": "nim", "players": players,
+                                                           "matches_per_pairing": 1000})
+    assert response.status == 400
+    error = (await response.json())["error"]
+    assert "15000 matches" in error and f"limit of {MAX_MATCHES}" in error
+    registered = {p["name"] for p in await (await client.get("/api/players")).json()}
+    assert not registered & set(players)  # refused before any player was registered
 
 
 async def test_players_failing_matches_in_a_row_are_suspended(aiohttp_client: ClientFactory, manager: Manager) -> None:

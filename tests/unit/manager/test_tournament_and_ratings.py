@@ -8,7 +8,7 @@ import pytest
 
 from ggp.errors import InputError
 from ggp.manager.ratings import INITIAL, expected_score, update_elo
-from ggp.manager.tournament import round_robin, spec_from_yaml
+from ggp.manager.tournament import MAX_MATCHES, round_robin, spec_from_yaml
 
 
 def test_every_pair_meets_n_times_and_seats_rotate() -> None:
@@ -26,6 +26,14 @@ def test_three_role_games_rotate_every_player_through_every_seat() -> None:
     assert round_robin(["a", "b"], roles=1, per_pairing=2) == [("a",), ("a",), ("b",), ("b",)]
     with pytest.raises(InputError, match="only 1 distinct"):
         round_robin(["a", "a"], roles=2, per_pairing=1)
+
+
+def test_a_schedule_over_max_matches_is_refused_before_it_is_built() -> None:
+    assert len(round_robin([f"p{i}" for i in range(5)], roles=2, per_pairing=1000)) == MAX_MATCHES
+    with pytest.raises(InputError, match=f"10010 matches, over the limit of {MAX_MATCHES}"):
+        round_robin([f"p{i}" for i in range(5)], roles=2, per_pairing=1001)
+    with pytest.raises(InputError, match="125580 matches"):
+        round_robin([f"p{i}" for i in range(92)], roles=3, per_pairing=1)  # C(92, 3)
 
 
 def test_tournament_yaml_is_checked_field_by_field() -> None:

@@ -1,0 +1,313 @@
+"""The one match loop: START, PLAY until terminal or the step cap, then STOP or ABORT.
+
+:func:`play` runs a match between :class:`Seat` s: a seat is a player reached through some transport
+(in-process: :class:`ggp.match.local.PlayerSeat`; over HTTP: the manager's seat). Every reasoner call
+goes through the :class:`~ggp.match.referee.Referee`. The rules (docs/matches.md):
+
+- every step, every seat is asked for a move, forced or not (as ggp-base's GameServer sends PLAY to
+  every player every step), in parallel;
+- before the requests go out, one fallback per role is drawn from the match's seeded RNG
+  (``random.Random(seed).choice`` of the role's legal moves, in role order), so the seed alone fixes
+  every fallback and every chance move;
+- a seat that is ``None`` (the chance role ``random`` or the manager's built-in random player) is
+  never asked: its move is its fallback;
+- a late reply (``TO``), an I/O failure (``CE``), an unparseable reply or a player that raised
+  (``IL null``, as ggp-base treats a player's ``nil``) or an illegal move (``IL <move>``) is replaced by
+  the fallback and recorded in that step's error row;
+- at a terminal state the rules' goals score the match (``terminal``); after ``step_cap`` joint moves
+  the match ends with ``step_cap`` as a draw (every role :data:`~ggp.match.rules.STEP_CAP_DRAW_GOAL`)
+  or an abort (:attr:`MatchRules.step_cap_outcome`); a role without a legal move or a terminal state
+  without goals ends it with ``error``; cancellation, a wedge or an internal error with ``aborted``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from ggp.errors import GgpError, InputError, ReasonerError
+from ggp.gdl.terms import Description, Term
+from ggp.match.referee import Percepts, Referee
+from ggp.match.rules import CHANCE_ROLE, STEP_CAP_DRAW_GOAL, EndReason, GameBroken, MatchRules
+from ggp.reasoner.machine import Move, State, StateMachine
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """What START tells a seat: the match, the rules text, the clocks, the machine (in-process seats)."""
+
+    match_id: str
+    machine: StateMachine
+    description: Description | None = None
+    start_clock: int = 0
+    play_clock: int = 0
+    gdl2: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat is told at a PLAY or STOP.
+
+    ``turn`` counts PLAYs from 0; ``last_joint`` is the previous joint move (``None`` at first);
+    ``last_move`` and ``percepts`` are this seat's own executed move and percepts (GDL-II; ``None``
+    and empty at first); ``state`` is the current state, which only in-process GDL players read.
+    """
+
+    turn: int
+    state: State
+    last_joint: tuple[Move, ...] | None
+    last_move: Move | None
+    percepts: tuple[Term, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's reply: ``code`` ``TO``/``CE`` when none came; else ``move`` (``None``: unparseable).
+
+    ``refusal`` is a START reply's ``error: <reason>`` (a player refusing a GDL-II game).
+    """
+
+    code: str = ""
+    move: Move | None = None
+    refusal: str = ""
+
+
+class Seat(Protocol):
+    """A player behind some transport. Methods never raise for the player's faults: they answer codes."""
+
+    name: str
+
+    async def start(self, info: MatchInfo, role: int) -> Answer: ...
+
+    async def play(self, view: View) -> Answer: ...
+
+    async def stop(self, view: View) -> None: ...
+
+    async def abort(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StepInfo:
+    """One step: the state before, every role's legal moves, the joint move played, the error row,
+    the state after and (GDL-II) every role's percepts."""
+
+    before: State
+    legal: tuple[tuple[Move, ...], ...]
+    joint: tuple[Move, ...]
+    errors: tuple[str, ...]
+    after: State
+    percepts: Percepts | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a match ended: goals in role order (``None`` when aborted), steps played, a detail line."""
+
+    reason: EndReason
+    goals: tuple[int, ...] | None
+    steps: int
+    detail: str = ""
+
+    @property
+    def completed(self) -> bool:
+        return self.goals is not None
+
+
+class Listener(Protocol):
+    """Told what happens, in order: ``started`` (START error row), ``stepped`` per step, ``ended`` once."""
+
+    def started(self, errors: tuple[str, ...]) -> None: ...
+
+    def stepped(self, step: StepInfo) -> None: ...
+
+    def ended(self, ending: Ending) -> None: ...
+
+
+def check_seats(roles: Sequence[str], seats: Sequence[object | None], names: Sequence[str]) -> None:
+    """Raise :class:`InputError` unless there is one seat per role and the chance role's seat is ``None``."""
+    if len(seats) != len(roles):
+        raise InputError(f"the game has {len(roles)} roles {list(roles)} but {len(seats)} players were given")
+    for role, seat, name in zip(roles, seats, names):
+        if role == CHANCE_ROLE and seat is not None:
+            raise InputError(f"role 'random' is chance, played by the match itself; seat the built-in "
+                             f"'random' player there, not {name!r}")
+
+
+def with_chance_seat(roles: Sequence[str], seats: Sequence[_T], chance: _T) -> tuple[_T, ...]:
+    """The seats with ``chance`` inserted at the ``random`` role when exactly that seat is missing.
+
+    >>> with_chance_seat(["first", "random"], ["p"], None)
+    ('p', None)
+    """
+    if CHANCE_ROLE in roles and len(seats) == len(roles) - 1:
+        index = list(roles).index(CHANCE_ROLE)
+        return (*seats[:index], chance, *seats[index:])
+    return tuple(seats)
+
+
+async def play(
+    referee: Referee,
+    seats: Sequence[Seat | None],
+    info: MatchInfo,
+    seed: int,
+    rules: MatchRules | None = None,
+    listener: Listener | None = None,
+    wedge_s: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Ending:
+    """Play one match to its end (see the module docstring for the rules) and return how it ended.
+
+    ``wedge_s`` aborts a match in which one step took longer than that (by ``clock``). Cancelling the
+    task sends ABORT to every seat, tells the listener and re-raises. Raises :class:`InputError` when
+    the seats do not fit the roles.
+    """
+    names = [seat.name if seat is not None else "random" for seat in seats]
+    check_seats([str(role) for role in referee.roles], seats, names)
+    return await _Match(referee, seats, names, info, seed, rules or MatchRules(), listener, wedge_s, clock).run()
+
+
+class _Match:
+    def __init__(self, referee: Referee, seats: Sequence[Seat | None], names: Sequence[str], info: MatchInfo,
+                 seed: int, rules: MatchRules, listener: Listener | None, wedge_s: float | None,
+                 clock: Callable[[], float]) -> None:
+        self.referee = referee
+        self.seats = tuple(seats)
+        self.names = tuple(names)
+        self.roles = tuple(str(role) for role in referee.roles)
+        self.info = info
+        self.rng = random.Random(seed)
+        self.rules = rules
+        self.listener = listener
+        self.wedge_s = wedge_s
+        self.clock = clock
+        self.last_joint: tuple[Move, ...] | None = None
+        self.last_percepts: Percepts | None = None
+        self.ending: Ending | None = None
+
+    def _where(self, index: int) -> str:
+        return f"match {self.info.match_id}: role {self.roles[index]} ({self.names[index]})"
+
+    def _view(self, index: int) -> View:
+        own_move = None if self.last_joint is None else self.last_joint[index]
+        percepts = () if self.last_percepts is None else tuple(sorted(self.last_percepts[index], key=str))
+        return View(self.referee.steps, self.referee.state, self.last_joint, own_move, percepts)
+
+    async def _start(self) -> None:
+        async def one(index: int, seat: Seat | None) -> Answer:
+            return Answer() if seat is None else await seat.start(self.info, index)
+
+        answers = await asyncio.gather(*(one(i, seat) for i, seat in enumerate(self.seats)))
+        for index, answer in enumerate(answers):
+            if answer.code:
+                log.warning("%s: START %s", self._where(index), answer.code)
+        if self.listener is not None:
+            self.listener.started(tuple(answer.code for answer in answers))
+        log.info("match %s started: %s", self.info.match_id, ", ".join(self.names))
+        for index, answer in enumerate(answers):
+            if answer.refusal:
+                raise GameBroken(f"player {self.names[index]!r} (role {self.roles[index]}) refused the game: "
+                                 f"{answer.refusal}")
+
+    async def _step(self) -> None:
+        before = self.referee.state
+        legal = self.referee.legal()
+        fallback = [self.rng.choice(moves) for moves in legal]
+
+        async def one(index: int, seat: Seat | None) -> Answer | None:
+            return None if seat is None else await seat.play(self._view(index))
+
+        answers = await asyncio.gather(*(one(i, seat) for i, seat in enumerate(self.seats)))
+        joint: list[Move] = []
+        errors: list[str] = []
+        for index, answer in enumerate(answers):
+            move, code = fallback[index], ""
+            if answer is not None:
+                code = answer.code
+                if not code:
+                    if answer.move is None:
+                        code = "IL null"
+                    elif answer.move not in legal[index]:
+                        code = f"IL {answer.move}"
+                    else:
+                        move = answer.move
+                if code:
+                    log.warning("%s: %s, playing the fallback %s", self._where(index), code, move)
+            joint.append(move)
+            errors.append(code)
+        self.last_percepts = self.referee.advance(tuple(joint))
+        self.last_joint = tuple(joint)
+        if self.listener is not None:
+            self.listener.stepped(StepInfo(before, legal, self.last_joint, tuple(errors), self.referee.state,
+                                           self.last_percepts))
+
+    async def _end(self, ending: Ending, farewell: str) -> None:
+        """Record the ending, then send STOP (``farewell == "stop"``) or ABORT to every seat."""
+        self.ending = ending
+        log.info("match %s ended after %d steps: %s%s", self.info.match_id, ending.steps, ending.reason,
+                 f" ({ending.detail})" if ending.detail else f", goals {ending.goals}")
+        if self.listener is not None:
+            self.listener.ended(ending)
+
+        async def one(index: int, seat: Seat | None) -> None:
+            if seat is not None:
+                await (seat.stop(self._view(index)) if farewell == "stop" else seat.abort())
+
+        await asyncio.gather(*(one(i, seat) for i, seat in enumerate(self.seats)))
+
+    async def _abort(self, reason: EndReason, detail: str) -> Ending:
+        await self._end(Ending(reason, None, self.referee.steps, detail), "abort")
+        assert self.ending is not None
+        return self.ending
+
+    async def _loop(self) -> Ending:
+        await self._start()
+        last_change = self.clock()
+        while not self.referee.is_terminal():
+            if self.referee.steps >= self.rules.step_cap:
+                detail = f"step cap of {self.rules.step_cap} joint moves reached"
+                if self.rules.step_cap_outcome == "abort":
+                    return await self._abort("step_cap", detail)
+                goals = (STEP_CAP_DRAW_GOAL,) * len(self.roles)
+                await self._end(Ending("step_cap", goals, self.referee.steps, detail), "abort")
+                assert self.ending is not None
+                return self.ending
+            await self._step()
+            now = self.clock()
+            if self.wedge_s is not None and now - last_change > self.wedge_s:
+                return await self._abort("aborted", f"wedged: a step took {now - last_change:.1f} s")
+            last_change = now
+        await self._end(Ending("terminal", self.referee.goals(), self.referee.steps), "stop")
+        assert self.ending is not None
+        return self.ending
+
+    async def run(self) -> Ending:
+        try:
+            return await self._loop()
+        except asyncio.CancelledError:
+            if self.ending is None:
+                await asyncio.shield(self._abort("aborted", "cancelled"))
+            raise
+        except GameBroken as exc:
+            log.error("match %s: game error after %d steps: %s; state: %s", self.info.match_id,
+                      self.referee.steps, exc, " ".join(self.referee.state.sorted_texts()))
+            reason: EndReason = "error"
+            detail = f"game error: {exc}"
+        except GgpError as exc:
+            log.error("match %s: %s; state: %s", self.info.match_id, exc, " ".join(self.referee.state.sorted_texts()))
+            reason = "error" if isinstance(exc, ReasonerError) else "aborted"
+            detail = f"game error: {exc}"
+        except Exception as exc:  # a bug or a failing listener must not leave the match running
+            log.exception("match %s: internal error", self.info.match_id)
+            reason, detail = "aborted", f"internal error: {type(exc).__name__}: {exc}"
+        if self.ending is not None:
+            return self.ending
+        return await self._abort(reason, detail)
