@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean, pvariance
-from typing import Literal
 
-EndReason = Literal["terminal", "turn_limit", "step_cap", "aborted", "error"]
+from ggp.match.rules import EndReason
 
 LUDI_PREFERRED_MOVES = 60
 """Ludi's preferred game length M_pref (about 30 minutes at 30 s a move)."""

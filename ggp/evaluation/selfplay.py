@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from ggp.errors import GgpError
-from ggp.evaluation.metrics import EndReason, PlayRecord
+from ggp.evaluation.metrics import PlayRecord
 from ggp.match.local import Transcript, play_local
-from ggp.match.rules import DEFAULT_STEP_CAP, MatchRules
+from ggp.match.rules import DEFAULT_STEP_CAP, EndReason, MatchRules
 from ggp.player import Player
 from ggp.reasoner.machine import State, StateMachine
 

@@ -15,15 +15,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any
 
 from ggp.errors import InputError
+from ggp.match.rules import END_REASONS, FALLBACK, EndReason
 
-EndReason = Literal["terminal", "turn_limit", "step_cap", "aborted", "error"]
-END_REASONS: Final = ("terminal", "turn_limit", "step_cap", "aborted", "error")
-"""``error``: the game itself failed (a role without a legal move or without a goal value)."""
-FALLBACK: Final = "random"
-"""How a missing or illegal move is replaced (protocol.md §4): a uniformly random legal move."""
+__all__ = ["END_REASONS", "FALLBACK", "EndReason", "MatchRecord", "from_dict", "from_json", "state_text", "to_dict", "to_json"]
 
 
 @dataclass(frozen=True, slots=True)
