@@ -6,9 +6,10 @@ import pytest
 
 from ggp.evaluation import metrics as m
 from ggp.evaluation.metrics import PlayRecord
+from ggp.match.rules import EndReason
 
 
-def plays(first_wins: int, second_wins: int, draws: int, reason: m.EndReason = "terminal") -> list[PlayRecord]:
+def plays(first_wins: int, second_wins: int, draws: int, reason: EndReason = "terminal") -> list[PlayRecord]:
     return (
         [PlayRecord((100, 0), 20)] * first_wins
         + [PlayRecord((0, 100), 20)] * second_wins
