@@ -246,15 +246,31 @@ def test_a_cancel_event_stops_a_search_and_best_move_is_available() -> None:
     assert not worker.is_alive() and len(result) == 1
 
 
-def test_move_seconds_limits_a_player_made_from_a_spec() -> None:
+class SteppingClock:
+    """Stands in for the ``time`` module of ``ggp.player``: every reading of the monotonic clock advances
+    it 10 ms, so time passes only as the player works and the test does not depend on machine speed."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        self.now += 0.01
+        return self.now
+
+
+def test_move_seconds_limits_a_player_made_from_a_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SteppingClock()
+    monkeypatch.setattr("ggp.player.time", clock)
     player = make_player("mcts:seconds=0.1", seed=0)
     assert isinstance(player, MctsPlayer)
     machine = NimMachine((6, 7, 8))
     player.start(machine, machine.roles[0], Budget())
-    began = time.monotonic()
+    began = clock.now
     player.choose(machine.initial_state(), Budget())
-    assert time.monotonic() - began < 1.0
-    assert 0 < player.last_iterations < DEFAULT_ITERATIONS  # the clock ended it, not the default limit
+    # The 0.1 s limit is ten clock readings: the search stops after at most ten iterations, well before
+    # the default iteration limit, and on the player's own clock no more than the limit has passed.
+    assert 0 < player.last_iterations <= 10 < DEFAULT_ITERATIONS
+    assert clock.now - began <= 0.1 + 0.03
 
 
 def test_player_specs_parse_and_reject_unknown_options() -> None:
