@@ -23,37 +23,22 @@ import argparse
 import asyncio
 import itertools
 import logging
-import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from ggp.commands._manager_glue import builtin_launcher, machine_factory
+from ggp.evaluation.stats import wilson
 from ggp.files import read_text
-from ggp.manager.runner import CHANCE_ROLE
 from ggp.manager.service import Manager, ManagerSettings
 from ggp.manager.store import Store
 from ggp.manager.tournament import TournamentSpec
+from ggp.match.rules import CHANCE_ROLE
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT.parent / "shared" / "gdl-corpus" / "seed-games" / "classicMap.kif"
 KINDS = {"Random": "random", "MonteCarlo": "monte_carlo", "MCTS": "mcts"}
 """Display name -> built-in player type."""
-Z95 = 1.959963984540054
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default).
-
-    >>> [round(x, 3) for x in wilson(20, 20)]
-    [0.839, 1.0]
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -27,10 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ggp.arena import run_arena, standings
 from ggp.errors import ReasonerError
+from ggp.evaluation.stats import wilson
 from ggp.files import load_kif
+from ggp.players.registry import make_player
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from ggp.players.registry import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "docs" / "strength.md"
@@ -94,21 +94,6 @@ class Row:
         return self.score > self.target if self.strict else self.score >= self.target
 
 
-def wilson(fraction: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``fraction`` observed over ``n`` trials.
-
-    >>> low, high = wilson(1.0, 50)
-    >>> round(low, 3), high
-    (0.929, 1.0)
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    denominator = 1 + z * z / n
-    centre = (fraction + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(fraction * (1 - fraction) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def build_machine(game: str) -> tuple[StateMachine, str]:
     """The game's machine on the circuit engine, or on clingo when the circuit does not build."""
     description = load_kif(ROOT / "kif" / game / f"{game}.kif")
@@ -146,7 +131,7 @@ def markdown(rows: list[Row]) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
-        low, high = wilson(row.score, row.games)
+        low, high = wilson(row.score * row.games, row.games)
         target = f"{'>' if row.strict else '>='} {100 * row.target:.0f}%"
         lines.append(
             f"| {row.game} | {row.claim} | `{row.player}` | `{row.opponent}` | {row.engine} | {row.games} "
