@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ggp.arena import ArenaGame, format_table, outcome_of, run_arena, standings
+from ggp.cli import main
 from ggp.errors import GgpError
 from ggp.player import Budget
 from ggp.players.alphabeta import AlphaBetaPlayer
@@ -12,6 +15,7 @@ from ggp.players.legal_player import LegalPlayer
 from ggp.players.random_player import RandomPlayer
 from ggp.reasoner.machine import Move, Role, State
 from tests.helpers.nim_machine import ChanceMachine, NimMachine
+from tests.unit.evaluation.tiny_games import NO_LEGAL_MOVE
 
 
 def test_seats_rotate_and_alphabeta_beats_random_from_both_seats_of_a_first_player_win() -> None:
@@ -89,3 +93,13 @@ def test_outcomes_and_the_table() -> None:
     assert text.splitlines()[0].startswith("player") and "75.0" in text.splitlines()[1]
 
 
+
+
+def test_ggp_arena_reports_a_role_without_legal_moves_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "stuck.kif"
+    game.write_text(NO_LEGAL_MOVE)
+    assert main(["arena", str(game), "--player", "random", "--player", "random", "--games", "1", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "ggp arena: game error: role 'white' has no legal move in a non-terminal state after 0 steps"
