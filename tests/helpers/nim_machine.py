@@ -210,3 +210,12 @@ class BatchingNim(NimMachine):
     def playout_goals(self, state: State, n: int, rng: random.Random) -> list[tuple[int, ...]]:
         self.calls.append(n)
         return [random_playout(self, state, rng) for _ in range(n)]
+
+
+class StuckNim(NimMachine):
+    """Nim in which the second role has no legal move after the first step (a broken game)."""
+
+    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
+        if role == self.roles[1] and state != self.initial_state():
+            return ()
+        return super().legal_moves(state, role)

@@ -13,8 +13,8 @@ from ggp.player import Budget
 from ggp.players.alphabeta import AlphaBetaPlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.random_player import RandomPlayer
-from ggp.reasoner.machine import Move, Role, State
-from tests.helpers.nim_machine import ChanceMachine, NimMachine
+from ggp.reasoner.machine import Move, State
+from tests.helpers.nim_machine import ChanceMachine, NimMachine, StuckNim
 from tests.unit.evaluation.tiny_games import NO_LEGAL_MOVE
 
 
@@ -54,18 +54,10 @@ def test_max_steps_ends_a_long_game_as_a_step_cap_draw() -> None:
     assert results[0].end_reason == "step_cap" and results[0].length == 2 and results[0].goals == (50, 50)
 
 
-class Stuck(NimMachine):
-    """Nim in which the second role has no legal move after the first step."""
-
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        if role == self.roles[1] and state != self.initial_state():
-            return ()
-        return super().legal_moves(state, role)
-
 
 def test_a_role_without_a_legal_move_stops_the_arena_with_one_clear_line() -> None:
     with pytest.raises(GgpError) as caught:
-        run_arena(Stuck((3, 3)), [lambda s: RandomPlayer(s), lambda s: RandomPlayer(s)], games=1)
+        run_arena(StuckNim((3, 3)), [lambda s: RandomPlayer(s), lambda s: RandomPlayer(s)], games=1)
     message = str(caught.value)
     assert "\n" not in message and "role 'second' has no legal move in a non-terminal state after 1 steps" in message
 

@@ -11,8 +11,8 @@ from ggp.match.rules import STEP_CAP_DRAW_GOAL, MatchRules
 from ggp.player import Budget
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.random_player import RandomPlayer
-from ggp.reasoner.machine import Move, Role, State, StateMachine
-from tests.helpers.nim_machine import ChanceMachine, NimMachine
+from ggp.reasoner.machine import Move, State, StateMachine
+from tests.helpers.nim_machine import ChanceMachine, NimMachine, StuckNim
 
 
 class Counting(LegalPlayer):
@@ -95,17 +95,9 @@ def test_a_raising_or_illegal_player_gets_the_fallback_and_the_error_row_says_wh
     assert transcript.fallbacks == 2 * len(transcript.steps)
 
 
-class NoMoves(NimMachine):
-    """Nim where the second role has no legal move after the first step."""
-
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        if role == self.roles[1] and state != self.initial_state():
-            return ()
-        return super().legal_moves(state, role)
-
 
 def test_a_role_without_a_legal_move_ends_the_match_with_error_naming_it() -> None:
-    machine: StateMachine = NoMoves((3, 3))
+    machine: StateMachine = StuckNim((3, 3))
     ending = play_local(machine, [LegalPlayer(), LegalPlayer()], seed=0)
     assert ending.reason == "error" and ending.goals is None and ending.steps == 1
     assert "role 'second' has no legal move in a non-terminal state after 1 steps" in ending.detail
