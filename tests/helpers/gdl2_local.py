@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 
 from ggp.player import Budget, Gdl2Player
-from ggp.reasoner.machine import Move, State, StateMachine
 from ggp.players.gdl2_support import percept_step
+from ggp.reasoner.machine import Move, State, StateMachine
 
 
 def play_gdl2(machine: StateMachine, players: Sequence[Gdl2Player | None], seed: int,

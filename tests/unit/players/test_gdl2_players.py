@@ -10,12 +10,12 @@ from ggp.files import load_kif
 from ggp.gdl.parser import parse_term
 from ggp.gdl.terms import Const, Func
 from ggp.player import Budget, Gdl2Player
-from ggp.reasoner.engines import make_machine
-from ggp.reasoner.machine import State, StateMachine
 from ggp.players import gdl2_support
 from ggp.players.determinized_mcts import DeterminizedMctsPlayer
 from ggp.players.gdl2_support import BeliefState, HiddenStatePlayer
 from ggp.players.registry import PLAYER_TYPES, make_player
+from ggp.reasoner.engines import make_machine
+from ggp.reasoner.machine import State, StateMachine
 from tests.conftest import KIF_DIR
 from tests.helpers.gdl2_local import play_gdl2
 
