@@ -11,8 +11,9 @@ import argparse
 import json
 import sys
 from functools import partial
-from pathlib import Path
 from typing import Any
+
+from ggp.commands._games import FORMATS_HELP
 
 
 def register(subcommands: Any) -> None:
@@ -22,7 +23,7 @@ def register(subcommands: Any) -> None:
         help="play players against each other in-process and print win rates",
         description="Play N games in-process (seats rotate each game) and print a win-rate table.",
     )
-    parser.add_argument("game", metavar="GAME", help="a .kif file or a game key in kif/ (e.g. ticTacToe)")
+    parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--player", action="append", default=[], metavar="SPEC",
                         help="a player spec, one per role (e.g. mcts:iterations=200, random)")
     parser.add_argument("--games", type=int, default=10, metavar="N", help="number of games (default 10)")
@@ -38,8 +39,7 @@ def register(subcommands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the table."""
     from ggp.arena import format_table, player_roles, run_arena, standings
-    from ggp.commands._manager_glue import find_game
-    from ggp.files import load_kif
+    from ggp.commands._games import load_game
     from ggp.players.registry import make_player
     from ggp.reasoner.engines import make_machine
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give one --player per role, e.g. --player mcts:iterations=200 --player random")
     for spec in args.player:
         make_player(spec)  # a bad spec fails before any game starts
-    machine = make_machine(load_kif(Path(find_game(args.game))), args.engine)
+    machine = make_machine(load_game(args.game).description, args.engine)
     names = _names(args.player)
     roles = [machine.roles[i] for i in player_roles(machine)]
     makers = [partial(make_player, spec) for spec in args.player]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
+
+from ggp.commands._games import FORMATS_HELP
 
 
 def _positive_float(text: str) -> float:
@@ -35,7 +36,7 @@ def register(subcommands: Any) -> None:
         description="Run seeded random playouts for a fixed time and report playouts/s, states/s, "
         "mean depth and the time of one state step (legal + next).",
     )
-    parser.add_argument("game", type=Path, metavar="GAME.kif", help="KIF game description")
+    parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--engine", default="clingo", help="reasoner engine: clingo, circuit or naive (default clingo)")
     parser.add_argument("--seconds", type=_positive_float, default=10.0, metavar="S", help="time to run (default 10)")
     parser.add_argument("--batch", type=_non_negative, default=0, metavar="B",
@@ -51,11 +52,11 @@ def run(args: argparse.Namespace) -> int:
     """Ground the game, run the playouts, print the figures; 0 on success."""
     import time
 
-    from ggp.files import load_kif
+    from ggp.commands._games import load_game
     from ggp.reasoner.benchmark import bench
     from ggp.reasoner.engines import make_machine
 
-    description = load_kif(args.game)
+    description = load_game(args.game).description
     started = time.perf_counter()
     machine = make_machine(description, args.engine)
     setup = time.perf_counter() - started

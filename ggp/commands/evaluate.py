@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._games import FORMATS_HELP
+
 DEFAULT_OUT = Path("evaluation")
 
 
@@ -22,7 +24,7 @@ def register(subcommands: Any) -> None:
             "appended to OUT/results.jsonl as they finish, so a rerun resumes an interrupted evaluation."
         ),
     )
-    parser.add_argument("games", nargs="+", type=Path, help="KIF (.kif) or Simplified Boardgames (.sbg) files")
+    parser.add_argument("games", nargs="+", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--matches", type=int, default=10, help="matches per pairing per seat (default 10)")
     parser.add_argument(
         "--players",
@@ -51,22 +53,12 @@ def register(subcommands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _load_game(path: Path) -> Any:
+def _load_game(spec: str) -> Any:
+    from ggp.commands._games import load_game
     from ggp.evaluation.selfplay import GameSource
-    from ggp.files import read_text
 
-    text = read_text(path)
-    if path.suffix.lower() == ".sbg":
-        from ggp.gdl.printer import to_kif
-        from ggp.translators.sbg import parse_sbg
-        from ggp.translators.sbg.to_gdl import translate
-
-        game = parse_sbg(text, str(path))
-        return GameSource(path.stem, to_kif(translate(game)), game.turn_limit)
-    from ggp.gdl.parser import parse_kif
-
-    parse_kif(text, str(path))
-    return GameSource(path.stem, text, None)
+    loaded = load_game(spec)
+    return GameSource(loaded.name, loaded.kif, loaded.turn_limit)
 
 
 def _interrupt(signum: int, frame: object) -> None:

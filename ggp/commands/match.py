@@ -14,6 +14,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._games import FORMATS_HELP
+
 
 def register(subcommands: Any) -> None:
     """Add the ``match`` sub-parser."""
@@ -21,7 +23,7 @@ def register(subcommands: Any) -> None:
         "match", help="run one match against players and print the result",
         description="Run one match (no server): START, PLAY until terminal, STOP. Players are 'random', "
         "an http:// URL, or a built-in type (legal, mcts, monte_carlo, alphabeta), one per role in role order.")
-    parser.add_argument("game", metavar="GAME", help="a .kif file or a game key in kif/ (e.g. ticTacToe)")
+    parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--player", action="append", default=[], metavar="P",
                         help="one per role, in role order (a role named 'random' may be left out: chance)")
     parser.add_argument("--startclock", type=int, default=10, metavar="S", help="start clock in seconds (default 10)")
@@ -65,15 +67,15 @@ class _Printer:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    from ggp.commands._manager_glue import builtin_launcher, find_game, machine_factory
-    from ggp.files import load_kif
+    from ggp.commands._games import load_game
+    from ggp.commands._manager_glue import builtin_launcher, machine_factory
     from ggp.manager.launcher import LaunchedPlayer
     from ggp.manager.records import to_json
     from ggp.manager.runner import CHANCE_ROLE, RANDOM_SEAT, HttpTransport, MatchConfig, Seat, run_match
     from ggp.manager.service import GameRejected, game_problems
 
-    path = find_game(args.game)
-    description = load_kif(path)
+    loaded = load_game(args.game)
+    description, path = loaded.description, loaded.path
     problems = game_problems(description)
     if problems:
         raise GameRejected(problems)
@@ -102,7 +104,7 @@ async def _run(args: argparse.Namespace) -> int:
                 started = await launcher.launch(spec)
                 launched.append(started)
                 seats.append(Seat(spec, started.url, f"builtin:{spec}"))
-        key = path.stem
+        key = loaded.name
         config = MatchConfig(
             match_id=f"{key}.{secrets.token_hex(4)}", game_key=key, description=description, seats=tuple(seats),
             start_clock=args.startclock, play_clock=args.playclock, seed=seed,

@@ -11,6 +11,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._games import FORMATS_HELP
+
 
 def register(subcommands: Any) -> None:
     """Add the ``replay`` sub-parser."""
@@ -20,7 +22,7 @@ def register(subcommands: Any) -> None:
         description="Replay the joint moves of a trace and compare states, legal moves, terminal and goals. "
         "Exit 0 only if every step agrees.",
     )
-    parser.add_argument("game", type=Path, metavar="GAME.kif", help="KIF game description")
+    parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("trace", type=Path, metavar="TRACE.json", help="trace file (the ../shared/traces format)")
     parser.add_argument("--engine", default="clingo", help="reasoner engine: clingo, circuit or naive (default clingo)")
     parser.add_argument("--playouts", type=int, default=None, metavar="N", help="replay only the first N playouts")
@@ -29,11 +31,11 @@ def register(subcommands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the trace; print the verdict; 0 when all steps agree."""
-    from ggp.files import load_kif
+    from ggp.commands._games import load_game
     from ggp.reasoner.engines import make_machine
     from ggp.reasoner.traces import load_trace, replay_trace
 
-    description = load_kif(args.game)
+    description = load_game(args.game).description
     trace = load_trace(args.trace)
     machine = make_machine(description, args.engine)
     result = replay_trace(machine, trace, max_playouts=args.playouts)

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._games import FORMATS_HELP
+
 
 def _positive(text: str) -> int:
     value = int(text)
@@ -26,7 +28,7 @@ def register(subcommands: Any) -> None:
         help="record seeded random playouts of a game as a trace file",
         description="Record uniformly random playouts (seeded) with a reasoner, in the trace JSON format.",
     )
-    parser.add_argument("game", type=Path, metavar="GAME.kif", help="KIF game description")
+    parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--playouts", type=_positive, default=3, metavar="N", help="number of playouts (default 3)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument("--max-moves", type=_positive, default=200, metavar="M",
@@ -39,14 +41,15 @@ def register(subcommands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Record the trace and write it; 0 on success."""
-    from ggp.files import load_kif
+    from ggp.commands._games import load_game
     from ggp.reasoner.engines import make_machine
     from ggp.reasoner.traces import record_trace, trace_json_text
 
-    description = load_kif(args.game)
+    loaded = load_game(args.game)
+    description = loaded.description
     machine = make_machine(description, args.engine)
     trace = record_trace(
-        machine, playouts=args.playouts, seed=args.seed, game=args.game.name,
+        machine, playouts=args.playouts, seed=args.seed, game=loaded.path.name,
         source=f"ggp {args.engine} reasoner", max_moves=args.max_moves,
     )
     text = trace_json_text(trace)

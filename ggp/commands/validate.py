@@ -38,7 +38,8 @@ def register(subcommands: Any) -> None:
         description="Check KIF files against GDL's static restrictions; report every problem. "
         "Exit 0 if all files are valid (warnings allowed), 1 if any has an error.",
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="KIF game description")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="game files: .kif, or .sbg / Sokoban levels, validated as their GDL translation")
     parser.add_argument("--json", action="store_true", help="print findings as one JSON list")
     parser.add_argument("--strict", action="store_true", help="goal values outside 0..100 are errors")
     parser.add_argument("--simulate", type=_positive, metavar="N", default=None,
@@ -94,13 +95,17 @@ def run(args: argparse.Namespace) -> int:
 def _check_file(path: Path, args: argparse.Namespace,
                 simulate: _SimulateChecks | None) -> tuple[list[Finding], bool]:
     """The findings for one file, and whether it was simulated (only statically valid games are)."""
+    from ggp.commands._games import KIF_SUFFIXES, load_game
     from ggp.errors import GgpError, InputError
     from ggp.files import read_text
     from ggp.gdl.parser import parse_kif
     from ggp.gdl.validator import Finding, validate
 
     try:
-        description = parse_kif(read_text(path), str(path))
+        if path.suffix.lower() in KIF_SUFFIXES or not path.is_file():
+            description = parse_kif(read_text(path), str(path))
+        else:
+            description = load_game(path).description
     except InputError as exc:
         return [Finding("error", "syntax", exc.message, exc.pos)], False
     except OSError as exc:

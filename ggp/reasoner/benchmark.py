@@ -16,14 +16,27 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from ggp.errors import ReasonerError
 from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.playouts import require_legal
+
+
+class PlayoutBatch(Protocol):
+    """What a batch of random playouts reports: each playout's depth, and how many got stuck (reached a
+    non-terminal state where a role has no legal move)."""
+
+    @property
+    def depths(self) -> Sequence[int]: ...
+
+    @property
+    def stuck(self) -> int: ...
 
 
 @runtime_checkable
 class BatchPlayouts(Protocol):
-    """An engine that runs many random playouts in one call and returns their depths."""
+    """An engine that runs many random playouts in one call."""
 
-    def random_playouts(self, n: int, seed: int, batch: int = ...) -> Sequence[int]: ...
+    def random_playouts(self, n: int, seed: int, batch: int = ...) -> PlayoutBatch: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +85,7 @@ def random_playout(machine: StateMachine, rng: random.Random, max_depth: int) ->
         if machine.is_terminal(state):
             spent += clock() - started
             break
-        joint = tuple(rng.choice(machine.legal_moves(state, role)) for role in machine.roles)
+        joint = tuple(rng.choice(require_legal(machine, state, role, depth)) for role in machine.roles)
         state = machine.next_state(state, joint)
         spent += clock() - started
         depth += 1
@@ -104,9 +117,14 @@ def bench(
     batched = batcher is not None
     while playouts < min_playouts or time.perf_counter() < deadline:
         if batcher is not None:
-            depths = batcher.random_playouts(batch, rng.randrange(2**31), batch=batch)
-            playouts += len(depths)
-            states += sum(depths)
+            summary = batcher.random_playouts(batch, rng.randrange(2**31), batch=batch)
+            if summary.stuck:
+                raise ReasonerError(
+                    f"{summary.stuck} of {len(summary.depths)} random playouts reached a non-terminal state where "
+                    "a role has no legal move"
+                )
+            playouts += len(summary.depths)
+            states += sum(summary.depths)
         else:
             depth, spent = random_playout(machine, rng, max_depth)
             playouts += 1

@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from ggp.errors import GgpError
-from ggp.reasoner.machine import State, StateMachine
+from ggp.errors import GgpError, ReasonerError
+from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 MAX_PLAYOUT_STEPS = 1000
 """A playout stops after this many joint moves and scores the state it reached (guards endless games)."""
@@ -24,6 +24,15 @@ def batch_hook(machine: StateMachine) -> BatchPlayouts | None:
     """The machine's ``playout_goals`` method when it has one, else ``None``."""
     hook = getattr(machine, "playout_goals", None)
     return cast(BatchPlayouts, hook) if callable(hook) else None
+
+
+def require_legal(machine: StateMachine, state: State, role: Role, steps: int) -> tuple[Move, ...]:
+    """The role's legal moves in a non-terminal state; ReasonerError naming the role and the step when it has
+    none (the game is broken there: a command reports it in one line instead of failing to pick a move)."""
+    moves = machine.legal_moves(state, role)
+    if not moves:
+        raise ReasonerError(f"role {str(role)!r} has no legal move in a non-terminal state after {steps} steps")
+    return moves
 
 
 def safe_goals(machine: StateMachine, state: State) -> tuple[int, ...]:

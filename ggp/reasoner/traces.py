@@ -34,6 +34,7 @@ from typing import Any
 from ggp.errors import GgpError, InputError, ReasonerError
 from ggp.gdl.parser import parse_term
 from ggp.reasoner.machine import State, StateMachine
+from ggp.reasoner.playouts import require_legal
 
 MAX_TRACE_MOVES = 200
 """Playouts are cut after this many joint moves, as in the reference traces."""
@@ -268,7 +269,7 @@ def record_trace(
             if len(steps) == max_moves:
                 steps.append(TraceStep(texts, False))
                 break
-            legal = [machine.legal_moves(state, role) for role in machine.roles]
+            legal = [require_legal(machine, state, role, len(steps)) for role in machine.roles]
             joint = tuple(rng.choice(moves) for moves in legal)
             steps.append(
                 TraceStep(

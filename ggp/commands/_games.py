@@ -1,0 +1,91 @@
+"""One way for every command to read a game: GDL (KIF), Simplified Boardgames or a Sokoban level,
+chosen by the file's extension and translated to GDL on the fly; a bare name is a game of ``kif/``.
+
+- ``.kif``, ``.gdl``: GDL (KIF), read as it is;
+- ``.sbg``: Simplified Boardgames, translated by :mod:`ggp.translators.sbg`;
+- ``.sok``, ``.xsb``, ``.txt``: Sokoban levels in the standard text format (``ggp generate sokoban``
+  writes ``.txt``), translated by :mod:`ggp.translators.sokoban`.
+
+A Sokoban file may hold several levels: ``levels.txt#3`` is its third (the first by default).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from ggp.errors import InputError
+from ggp.gdl.terms import Description
+
+log = logging.getLogger(__name__)
+
+KIF_SUFFIXES = (".kif", ".gdl")
+SBG_SUFFIXES = (".sbg",)
+SOKOBAN_SUFFIXES = (".sok", ".xsb", ".txt")
+FORMATS_HELP = "a game: FILE.kif, FILE.sbg, a Sokoban level FILE.sok/.xsb/.txt[#K], or a name in kif/ (e.g. ticTacToe)"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A game read from a file: its name, its rules as GDL (parsed and as text) and, for SBG games, the
+    turn limit that ends a game as a draw (self-play reports such ends separately)."""
+
+    name: str
+    path: Path
+    description: Description
+    kif: str
+    turn_limit: int | None = None
+
+
+def game_path(spec: str | Path) -> tuple[Path, int]:
+    """The file a game spec names and the Sokoban level number (``FILE#K``); raises InputError."""
+    from ggp.commands._manager_glue import find_game
+
+    text = str(spec)
+    level = 1
+    base, _, number = text.rpartition("#")
+    if base and number.isdigit():
+        text, level = base, int(number)
+    path = Path(text)
+    if not path.is_file() and not path.suffix:
+        try:
+            return find_game(text), level
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+    if not path.is_file():
+        raise InputError(f"{text}: no such file or directory")
+    return path, level
+
+
+def load_game(spec: str | Path) -> LoadedGame:
+    """Read and, when needed, translate the game ``spec`` names; raises a positioned InputError."""
+    from ggp.files import read_text
+    from ggp.gdl.parser import parse_kif
+    from ggp.gdl.printer import to_kif
+
+    path, level = game_path(spec)
+    suffix = path.suffix.lower()
+    name = path.stem
+    if suffix in KIF_SUFFIXES:
+        text = read_text(path)
+        return LoadedGame(name, path, parse_kif(text, str(path)), text)
+    if suffix in SBG_SUFFIXES:
+        from ggp.translators.sbg.parser import parse_sbg
+        from ggp.translators.sbg.to_gdl import translate
+
+        game = parse_sbg(read_text(path), str(path))
+        for warning in game.warnings:
+            log.warning("%s", warning)
+        description = translate(game)
+        return LoadedGame(name, path, description, to_kif(description), game.turn_limit)
+    if suffix in SOKOBAN_SUFFIXES:
+        from ggp.translators.sokoban.level import parse_level
+        from ggp.translators.sokoban.to_gdl import translate as translate_level
+
+        description = translate_level(parse_level(read_text(path), str(path), level))
+        return LoadedGame(f"{name}-{level}" if level > 1 else name, path, description, to_kif(description))
+    raise InputError(
+        f"{path}: unknown game format {suffix or '(no extension)'!r}; use .kif (GDL), .sbg (Simplified "
+        "Boardgames) or .sok/.xsb/.txt (Sokoban levels)"
+    )
