@@ -42,6 +42,7 @@ from ggp.gdl.terms import (
     is_ground,
     variables,
 )
+from ggp.graphs import strongly_connected_components
 
 Severity = TypingLiteral["error", "warning"]
 
@@ -161,51 +162,9 @@ class DependencyGraph:
         return parent
 
     def components(self) -> dict[str, int]:
-        """Strongly connected components: each node mapped to a component number (Tarjan, iterative)."""
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
-        on_stack: set[str] = set()
-        stack: list[str] = []
-        component: dict[str, int] = {}
-        counter = 0
-        groups = 0
-        for root in sorted(self.nodes):
-            if root in index:
-                continue
-            work: list[tuple[str, Iterator[str]]] = [(root, iter(self.successors(root)))]
-            index[root] = low[root] = counter
-            counter += 1
-            stack.append(root)
-            on_stack.add(root)
-            while work:
-                node, children = work[-1]
-                advanced = False
-                for child in children:
-                    if child not in index:
-                        index[child] = low[child] = counter
-                        counter += 1
-                        stack.append(child)
-                        on_stack.add(child)
-                        work.append((child, iter(self.successors(child))))
-                        advanced = True
-                        break
-                    if child in on_stack:
-                        low[node] = min(low[node], index[child])
-                if advanced:
-                    continue
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component[member] = groups
-                        if member == node:
-                            break
-                    groups += 1
-        return component
+        """Strongly connected components: each node mapped to a component number (dependencies first)."""
+        groups = strongly_connected_components(sorted(self.nodes), self.successors)
+        return {member: number for number, group in enumerate(groups) for member in group}
 
 
 def dependency_graph(description: Description) -> DependencyGraph:

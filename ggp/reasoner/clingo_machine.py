@@ -40,8 +40,8 @@ import clingo
 
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Rule, Term, atoms_of
+from ggp.graphs import reachable
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
-from ggp.reasoner.graphs import reachable
 from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
 

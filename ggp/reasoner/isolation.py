@@ -21,6 +21,7 @@ import select
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import IO, Any
@@ -55,7 +56,7 @@ def grounding_error(file: str, phase: str, exc: IsolationError, seconds: float, 
     if exc.kind == "died":
         return ReasonerError(
             f"{file}: grounding phase '{phase}' failed (the grounder process died, likely over the {memory_mb} MB "
-            "memory limit)"
+            f"memory limit; {exc.detail})"
         )
     message = exc.detail if exc.detail.startswith(file) else f"{file}: {exc.detail}"
     return ReasonerError(f"{message} (grounding phase '{phase}')")
@@ -76,28 +77,31 @@ def run_isolated(
     sent (the grounder reports the phase it enters). The child's address space is limited to
     ``memory_mb`` MB (where the platform has ``RLIMIT_AS``) and it is killed after ``seconds``.
     """
-    job = pickle.dumps((function.__module__, function.__qualname__, args, memory_mb, list(sys.path)))
+    job = pickle.dumps((list(sys.path), function.__module__, function.__qualname__, pickle.dumps(args), memory_mb))
+    with tempfile.TemporaryFile() as errors:
+        return _run(job, errors, time.monotonic() + seconds, on_report)
+
+
+def _run(job: bytes, errors: IO[bytes], deadline: float, on_report: Report | None) -> Any:
     process = subprocess.Popen(
         [sys.executable, "-c", _BOOTSTRAP],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=errors,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     assert process.stdin is not None and process.stdout is not None
-    deadline = time.monotonic() + seconds
     try:
         try:
             process.stdin.write(job)
             process.stdin.close()
         except BrokenPipeError:
-            raise IsolationError("died", f"exit status {process.wait()}") from None
+            raise IsolationError("died", _death(process.wait(), errors)) from None
         reader = _FrameReader(process.stdout)
         while True:
             frame = reader.next_frame(deadline)
             if frame is None:
-                status = process.wait()
-                raise IsolationError("died", f"exit status {status}")
+                raise IsolationError("died", _death(process.wait(), errors))
             kind, payload = frame
             if kind == "report":
                 if on_report is not None:
@@ -111,6 +115,13 @@ def run_isolated(
             process.kill()
         process.wait(5)
         process.stdout.close()
+
+
+def _death(status: int, errors: IO[bytes]) -> str:
+    """The exit status and the child's last line on stderr (a crash's reason), if any."""
+    errors.seek(0)
+    lines = errors.read()[-4000:].decode("utf-8", "replace").strip().splitlines()
+    return f"exit status {status}" + (f": {lines[-1]}" if lines else "")
 
 
 class _FrameReader:
@@ -160,22 +171,18 @@ def _child_main() -> None:
 
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the frames
-    module_name, qualname, args, memory_mb, path = pickle.loads(sys.stdin.buffer.read())
+    path, module_name, qualname, packed_args, memory_mb = pickle.loads(sys.stdin.buffer.read())
     sys.path[:] = path
     try:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, ValueError, OSError):  # pragma: no cover - a platform without rlimits
-        pass
-    try:
+        # Imports first, the memory limit after: it bounds the work, not loading the libraries.
         target: Any = importlib.import_module(module_name)
         for part in qualname.split("."):
             target = getattr(target, part)
+        args = pickle.loads(packed_args)
         kwargs: dict[str, Any] = {}
         if "report" in inspect.signature(target).parameters:
             kwargs["report"] = lambda message: _send(out, "report", message)
+        _limit_memory(memory_mb)
         result = target(*args, **kwargs)
     except MemoryError:
         _send(out, "error", f"ran out of the {memory_mb} MB memory limit")
@@ -185,6 +192,16 @@ def _child_main() -> None:
         _send(out, "error", f"{type(exc).__name__}: {exc}")
     else:
         _send(out, "done", result)
+
+
+def _limit_memory(memory_mb: int) -> None:
+    try:
+        import resource
+
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):  # pragma: no cover - a platform without rlimits
+        pass
 
 
 def _double(value: int) -> int:

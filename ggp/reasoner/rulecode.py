@@ -48,8 +48,8 @@ import clingo
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Or, Rule, Term, Var
 from ggp.gdl.terms import Literal as GdlLiteral
+from ggp.graphs import reachable, strongly_connected_components
 from ggp.reasoner.asp import rules_to_asp, symbol_to_term
-from ggp.reasoner.graphs import reachable
 from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
 
 log = logging.getLogger(__name__)
@@ -199,41 +199,6 @@ def isolated_static_model(rules: Sequence[Rule], file: str, max_atoms: int, seco
     return facts
 
 
-def _strongly_connected(nodes: Sequence[RelKey], edges: Mapping[RelKey, set[RelKey]]) -> list[list[RelKey]]:
-    """Tarjan's algorithm; components come out dependencies first."""
-    index: dict[RelKey, int] = {}
-    low: dict[RelKey, int] = {}
-    stack: list[RelKey] = []
-    on_stack: set[RelKey] = set()
-    components: list[list[RelKey]] = []
-    counter = itertools.count()
-
-    def visit(node: RelKey) -> None:
-        index[node] = low[node] = next(counter)
-        stack.append(node)
-        on_stack.add(node)
-        for succ in sorted(edges.get(node, ())):
-            if succ not in index:
-                visit(succ)
-                low[node] = min(low[node], low[succ])
-            elif succ in on_stack:
-                low[node] = min(low[node], index[succ])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                item = stack.pop()
-                on_stack.discard(item)
-                component.append(item)
-                if item == node:
-                    break
-            components.append(sorted(component))
-
-    for node in nodes:
-        if node not in index:
-            visit(node)
-    return components
-
-
 class _Writer:
     """Source text of one generated rule function, with the bookkeeping of bound variables."""
 
@@ -323,7 +288,12 @@ class RuleProgram:
                         depends.setdefault(head, set()).add(key)
                         if negated:
                             negative.setdefault(head, set()).add(key)
-        order = _strongly_connected(sorted({_key(rule.head) for rule in rules}), depends)
+        order = [
+            sorted(component)
+            for component in strongly_connected_components(
+                sorted({_key(rule.head) for rule in rules}), lambda key: sorted(depends.get(key, ()))
+            )
+        ]
         self._component: dict[RelKey, int] = {key: i for i, component in enumerate(order) for key in component}
         # A group whose relations depend negatively on each other is stratified at most on ground atoms
         # (``(<= (goal r 100) (not (goal r 0)))``); it is solved by the alternating fixpoint below.

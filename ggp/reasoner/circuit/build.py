@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ggp.gdl.terms import Term
+from ggp.graphs import strongly_connected_components
 from ggp.reasoner.circuit.extract import TRUE_ATOM, CircuitError, GroundProgram
 
 log = logging.getLogger(__name__)
@@ -101,51 +102,8 @@ class Circuit:
 
 
 def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]]) -> list[list[int]]:
-    """Tarjan's algorithm without recursion; components come dependencies first."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    result: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter({abs(lit) for b in deps.get(root, ()) for lit in b}))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter({abs(lit) for b in deps.get(child, ()) for lit in b})))
-                    advanced = True
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                result.append(component)
-    return result
+    """Strongly connected components of the atom dependency graph, dependencies first."""
+    return strongly_connected_components(nodes, lambda atom: {abs(lit) for b in deps.get(atom, ()) for lit in b})
 
 
 def _simplify(bodies: Iterable[Body], const: dict[int, bool]) -> list[Body] | bool:

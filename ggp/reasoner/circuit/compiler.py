@@ -2,13 +2,24 @@
 
 The cache lives in ``$XDG_CACHE_HOME/ggp/circuits`` (default ``~/.cache/ggp/circuits``); an entry is
 named by the SHA-256 of the C source (which is a function of the rules), the compiler's version line
-and the flags. Each library has a ``.sha256`` file holding the checksum of its bytes: a truncated or
-tampered entry (checksum mismatch, or a library that fails to load) is rebuilt. Files are written
-under a temporary name and renamed, so concurrent builders never see half a library.
+and the flags.
+
+- **One build per entry.** A per-entry file lock (filelock) makes concurrent processes that miss the
+  same entry wait for the first one's build instead of compiling it again; files are written under a
+  temporary name and renamed, so nobody ever sees half a library.
+- **Private.** The directory is created (and kept) with mode 0700: a shared library is code this
+  process runs, so nobody else may be able to write it.
+- **Checksum.** Each library has a ``.sha256`` file with the checksum of its bytes. It detects a
+  truncated or damaged entry (a crash or a full disk while writing, a bad copy), which is then rebuilt.
+  It is *not* a defence against tampering: whoever can write the library can write its checksum too;
+  the 0700 permission is what keeps others out.
+- **Bounded.** After a build, the least recently used entries are removed until the cache holds at
+  most ``$GGP_CIRCUIT_CACHE_MB`` megabytes (default 1024); loading an entry marks it used.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import hashlib
@@ -21,6 +32,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 from ggp.errors import ReasonerError
 
 log = logging.getLogger(__name__)
@@ -31,6 +44,11 @@ UNOPTIMISED_FLAGS = ("-O0", "-shared", "-fPIC")
 """Flags for very large circuits: the optimiser takes many minutes on a straight-line function of
 100,000+ literals (8x8 chess: over 600 s at -O2 and -O1), while -O0 builds it in seconds and still runs
 2-3x faster than the interpreter."""
+
+
+DEFAULT_CACHE_MB = 1024
+LOCK_TIMEOUT_S = 900.0
+"""How long a process waits for another one's build of the same entry (big circuits take minutes)."""
 
 
 def cache_dir() -> Path:
@@ -74,10 +92,76 @@ def _try_load(library: Path, checksum: Path) -> ctypes.CDLL | None:
         if checksum.read_text().strip() != _digest(library):
             log.warning("circuit cache entry %s is corrupt (checksum mismatch); rebuilding", library.name)
             return None
-        return ctypes.CDLL(str(library))
+        loaded = ctypes.CDLL(str(library))
     except OSError as exc:
         log.warning("circuit cache entry %s failed to load (%s); rebuilding", library.name, exc)
         return None
+    _touch(library)
+    return loaded
+
+
+def _touch(path: Path) -> None:
+    """Mark an entry used now (its modification time orders the eviction)."""
+    with contextlib.suppress(OSError):  # removed meanwhile
+        os.utime(path)
+
+
+def private_dir(directory: Path) -> Path:
+    """Create ``directory`` with mode 0700, or narrow an existing one we own to 0700."""
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mode = directory.stat().st_mode & 0o777
+    if mode != 0o700:
+        try:
+            directory.chmod(0o700)
+        except OSError as exc:
+            raise ReasonerError(
+                f"the circuit cache {directory} is not private (mode {mode:o}) and cannot be made so: {exc}"
+            ) from exc
+    return directory
+
+
+def cache_limit_bytes() -> int:
+    """The cache's size cap from ``$GGP_CIRCUIT_CACHE_MB`` (default 1024 MB)."""
+    text = os.environ.get("GGP_CIRCUIT_CACHE_MB", "")
+    try:
+        megabytes = int(text) if text else DEFAULT_CACHE_MB
+    except ValueError:
+        raise ReasonerError(f"GGP_CIRCUIT_CACHE_MB must be a whole number of megabytes, not {text!r}") from None
+    return max(0, megabytes) * 1024 * 1024
+
+
+def evict(directory: Path, limit: int, keep: Path | None = None) -> list[Path]:
+    """Remove the least recently used libraries (with their checksum and lock files) until the cache
+    holds at most ``limit`` bytes; never ``keep``. Also removes build folders left by killed builders
+    (older than an hour). Returns the libraries removed."""
+    now = time.time()
+    for stale in directory.glob("build-*"):
+        try:
+            if now - stale.stat().st_mtime > 3600:
+                shutil.rmtree(stale, ignore_errors=True)
+        except OSError:  # pragma: no cover - removed meanwhile
+            pass
+    entries = []
+    for library in directory.glob("circuit-*.so"):
+        try:
+            info = library.stat()
+        except OSError:  # pragma: no cover - removed meanwhile
+            continue
+        entries.append((info.st_mtime, info.st_size, library))
+    total = sum(size for _, size, _ in entries)
+    removed = []
+    for _, size, library in sorted(entries):
+        if total <= limit:
+            break
+        if keep is not None and library == keep:
+            continue
+        for path in (library, library.with_suffix(".sha256"), library.with_suffix(".lock")):
+            path.unlink(missing_ok=True)
+        total -= size
+        removed.append(library)
+    if removed:
+        log.info("circuit cache: removed %d least recently used entries to stay under %d MB", len(removed), limit >> 20)
+    return removed
 
 
 def load_library(
@@ -85,19 +169,36 @@ def load_library(
 ) -> tuple[ctypes.CDLL, Path, bool]:
     """Load the compiled ``source`` from the cache or compile it; returns (library, path, was_cached).
 
-    ``flags`` are the compiler's flags (part of the cache key).
+    ``flags`` are the compiler's flags (part of the cache key). Concurrent callers that miss the same
+    entry compile it once (the others wait on its lock and load the result).
 
     Raises :class:`ReasonerError` when the compiler fails.
     """
     path, version = compiler
-    directory = directory or cache_dir()
+    directory = private_dir(directory or cache_dir())
     key = hashlib.sha256("\0".join([source, version, *flags]).encode()).hexdigest()[:32]
     library = directory / f"circuit-{key}.so"
     checksum = directory / f"circuit-{key}.sha256"
     loaded = _try_load(library, checksum)
     if loaded is not None:
         return loaded, library, True
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        with FileLock(str(directory / f"circuit-{key}.lock"), timeout=LOCK_TIMEOUT_S):
+            loaded = _try_load(library, checksum)  # built by another process while we waited
+            if loaded is not None:
+                return loaded, library, True
+            _compile(source, path, version, flags, directory, library, checksum)
+    except Timeout:
+        raise ReasonerError(f"waited {LOCK_TIMEOUT_S:g} s for another process to build {library.name}") from None
+    evict(directory, cache_limit_bytes(), keep=library)
+    try:
+        return ctypes.CDLL(str(library)), library, False
+    except OSError as exc:
+        raise ReasonerError(f"cannot load the compiled circuit {library}: {exc}") from exc
+
+
+def _compile(source: str, path: str, version: str, flags: Sequence[str], directory: Path, library: Path,
+             checksum: Path) -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=directory, prefix="build-") as tmp:
         c_file = Path(tmp) / "circuit.c"
@@ -118,7 +219,3 @@ def load_library(
         tmp_sum.write_text(digest + "\n")
         os.replace(tmp_sum, checksum)
     log.info("compiled circuit %s in %.2f s with %s", library.name, time.perf_counter() - started, version)
-    try:
-        return ctypes.CDLL(str(library)), library, False
-    except OSError as exc:
-        raise ReasonerError(f"cannot load the compiled circuit {library}: {exc}") from exc

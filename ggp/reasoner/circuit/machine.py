@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import operator
 import random
 import threading
 import time
@@ -126,6 +127,7 @@ class CircuitStateMachine(StateInfoQueries):
         c = self.circuit
         self._fluent_index = {f: i for i, f in enumerate(c.fluents)}
         self._offsets = c.move_offsets()
+        self._move_ranges = tuple(zip(self._offsets, (*self._offsets[1:], c.n_moves)))
         self._move_index = [{m: i for i, m in enumerate(moves)} for moves in c.moves]
         self._goal_roles = [g[0] for g in c.goals]
         self._goal_terms = [g[1] for g in c.goals]
@@ -318,14 +320,36 @@ class CircuitStateMachine(StateInfoQueries):
 
     def key_info(self, key: int) -> tuple[list[int], bool, list[bool]]:
         """Legal moves (indices into :attr:`moves`, ascending), terminal flag and goal flags (one per
-        ``circuit.goals`` entry) of a packed state. No checks and no caching: the fastest query."""
+        ``circuit.goals`` entry) of a packed state. No caching: the fastest query. Raises ValueError for a
+        key with bits beyond the fluents."""
+        self._check_key(key)
         with self._lock:
             return self.evaluator.single_info(key)
 
     def key_next(self, key: int, move_indices: Sequence[int]) -> int:
-        """The packed successor after one move per role (indices into :attr:`moves`), unchecked."""
+        """The packed successor after one move per role (indices into :attr:`moves`).
+
+        The indices are checked before they reach the compiled code: one per role, each within its own
+        role's block of :attr:`moves` (ValueError otherwise). Whether the moves are *legal* is not checked
+        (the caller took them from :meth:`key_info`); an illegal joint move gives the rules' successor.
+        """
+        self._check_key(key)
+        ranges = self._move_ranges
+        if len(move_indices) != len(ranges):
+            raise ValueError(f"expected one move index per role ({len(ranges)}), got {len(move_indices)}")
+        checked = []
+        for role, index, (low, high) in zip(self._roles, move_indices, ranges):
+            value = _as_index(index)
+            if value is None or not low <= value < high:
+                raise ValueError(f"move index {index!r} is not one of role {role}'s moves ({low}..{high - 1})")
+            checked.append(value)
         with self._lock:
-            return self.evaluator.single_next(key, move_indices)[0]
+            return self.evaluator.single_next(key, checked)[0]
+
+    def _check_key(self, key: int) -> None:
+        value = _as_index(key)
+        if value is None or value < 0 or value.bit_length() > self.circuit.n_fluents:
+            raise ValueError(f"{key!r} is not a packed state of {self.circuit.n_fluents} fluents")
 
     # --- batch API ---------------------------------------------------------------------------------
 
@@ -447,6 +471,16 @@ class CircuitStateMachine(StateInfoQueries):
             seed = seed.getrandbits(63)
         summary = self.random_playouts(n, seed, batch=min(max(n, 1), 256), start=state)
         return list(summary.goals)
+
+
+def _as_index(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer (numpy integers included, bools not), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _bits(value: int) -> list[int]:

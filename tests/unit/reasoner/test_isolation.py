@@ -28,6 +28,8 @@ def sleeps(seconds: float) -> None:
 
 
 def exits() -> None:
+    sys.stderr.write("fatal: the reason\n")
+    sys.stderr.flush()
     os._exit(3)
 
 
@@ -54,7 +56,7 @@ def test_a_child_past_its_time_limit_is_killed() -> None:
 def test_a_child_that_dies_is_reported_as_died() -> None:
     with pytest.raises(IsolationError) as info:
         run_isolated(exits, (), seconds=60, memory_mb=1024)
-    assert info.value.kind == "died" and "exit status 3" in info.value.detail
+    assert info.value.kind == "died" and info.value.detail == "exit status 3: fatal: the reason"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced as tested only on Linux")
