@@ -118,6 +118,9 @@ class MatchConfig:
     deadlines: Deadlines | None = None
     tournament: str = ""
 
+    def __post_init__(self) -> None:
+        MatchRules(self.step_cap, self.step_cap_outcome)  # InputError for a step cap below 1
+
     def effective_deadlines(self) -> Deadlines:
         return self.deadlines or Deadlines.from_clocks(self.start_clock, self.play_clock)
 
