@@ -55,14 +55,14 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = "draw"
+DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = MatchRules().step_cap_outcome
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
     """Who plays one role: a display name, the player's URL, and its kind.
 
-    ``url=None`` means the manager itself plays uniformly at random (kind ``random``).
+    ``url=None`` means the match loop plays it uniformly at random (kind ``random``; docs/matches.md).
     """
 
     name: str
@@ -75,8 +75,7 @@ class Seat:
 
 
 RANDOM_SEAT = Seat("random", None, "random")
-
-RANDOM_SEAT = Seat("random", None, "random")
+"""The manager's own seat: the match loop plays it uniformly at random from the match seed."""
 
 
 @dataclass(frozen=True, slots=True)
