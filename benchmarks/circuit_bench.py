@@ -17,18 +17,16 @@ import argparse
 import json
 import random
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
 from ggp.files import load_kif
 from ggp.reasoner.circuit import CircuitStateMachine
 from ggp.reasoner.clingo_machine import GroundingLimits
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CORPUS = ROOT.parent / "shared" / "gdl-corpus"
 TARGETS = {"ticTacToe": 170_000, "connectFour": 56_000, "breakthrough": 3_000}

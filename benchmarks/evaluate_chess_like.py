@@ -71,7 +71,8 @@ def main() -> None:
     print(f"{'white':<22}{'black':<22}{'mean s':>8}{'max s':>8}{'plies':>7}{'white score':>13}")
     for players, group in sorted(by_pairing.items()):
         good = [r for r in group if not r.error]
-        score = statistics.fmean(1.0 if r.goals[0] > r.goals[1] else 0.0 if r.goals[0] < r.goals[1] else 0.5 for r in good) if good else float("nan")
+        outcomes = [1.0 if r.goals[0] > r.goals[1] else 0.0 if r.goals[0] < r.goals[1] else 0.5 for r in good]
+        score = statistics.fmean(outcomes) if outcomes else float("nan")
         print(f"{players[0]:<22}{players[1]:<22}{statistics.fmean(r.seconds for r in group):8.2f}"
               f"{max(r.seconds for r in group):8.2f}{statistics.fmean(r.length for r in group):7.1f}{score:13.2f}")
     report = report_game(game.key, results, specs, None, preferred_length=max(60, (game.turn_limit or 120) // 2))

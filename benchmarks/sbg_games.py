@@ -1,8 +1,8 @@
 """SBG library figures: reference-engine speed, KIF size and clingo grounding per game.
 
 For each games/*.sbg: plies per second of the pure-Python engine over seeded random playouts (legal
-move generation plus the §7 terminal test every ply), the size of the translated KIF, the grounded fluent domain size, and the time
-and ground-atom count of building a ClingoStateMachine from it (in-process, no isolation).
+move generation plus the §7 terminal test every ply), the size of the translated KIF, the grounded fluent domain size, and
+the time and ground-atom count of building a ClingoStateMachine from it (in-process, no isolation).
 
 With ``--bench S`` it also runs what ``ggp bench`` runs (``ggp.reasoner.benchmark.bench``, seed 0) for S
 seconds on the translated GDL with both reasoner engines: clingo (one playout at a time) and the

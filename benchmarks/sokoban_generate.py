@@ -15,9 +15,6 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ggp.commands.generate import positive_int, size_arg
 from ggp.translators.sokoban.generator import GenerationStats, SymSettings, generate

@@ -22,8 +22,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from ggp.arena import play_game
 from ggp.commands.generate import positive_int, size_arg
 from ggp.errors import ReasonerError
@@ -125,7 +123,8 @@ def summary_table(levels: list[Generated], plays: list[Play], players: list[str]
     for spec in players:
         mine = [p for p in plays if p.player == spec]
         won = [p for p in mine if p.solved]
-        steps = f"{sum(p.steps for p in won) / len(won):.1f} ({sum(levels[p.level].difficulty.moves for p in won) / len(won):.1f})" if won else "-"
+        optimal = sum(levels[p.level].difficulty.moves for p in won) / len(won) if won else 0.0
+        steps = f"{sum(p.steps for p in won) / len(won):.1f} ({optimal:.1f})" if won else "-"
         lines.append(
             f"| `{spec}` | {len(won)} / {len(mine)} | {100 * len(won) / len(mine):.0f}% | {steps} "
             f"| {sum(p.seconds for p in mine) / len(mine):.2f} s |"
@@ -190,7 +189,8 @@ def main() -> int:
         "## Players solving Sokoban levels",
         "",
         (f"{len(levels)} levels from `ggp generate sokoban --size {width}x{height} --boxes {args.boxes} "
-        f"--seed {args.seed}{'' if args.non_trivial else ' --keep-trivial'} --count {args.count}` ({kind}; optimal moves {min(i.difficulty.moves for i in levels)} to "
+        f"--seed {args.seed}{'' if args.non_trivial else ' --keep-trivial'} --count {args.count}` "
+        f"({kind}; optimal moves {min(i.difficulty.moves for i in levels)} to "
         f"{max(i.difficulty.moves for i in levels)}), each translated to a one-player GDL game with a step limit of "
         f"twice the optimal number of moves (goal 100 only when every box is on a target). Each player plays "
         f"each level {args.runs} time(s) (`random`: {args.random_runs} times) in-process with fixed seeds; budgets are per move "

@@ -22,8 +22,6 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from ggp.arena import run_arena, standings
 from ggp.errors import ReasonerError
 from ggp.evaluation.stats import wilson

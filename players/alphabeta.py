@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 from ggp.gdl.terms import Const, Func, Term
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, Role, State, StateMachine
 from ggp.players.base import BasePlayer
 from ggp.players.mcts import CHANCE_ROLE, MctsPlayer
+from ggp.reasoner.machine import Move, Role, State, StateMachine
 from ggp.reasoner.playouts import safe_goals
 
 log = logging.getLogger(__name__)

@@ -20,10 +20,10 @@ import time
 from collections.abc import Sequence
 
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, State
 from ggp.players.base import DEFAULT_ITERATIONS
 from ggp.players.gdl2_support import HiddenStatePlayer
 from ggp.players.mcts import MctsPlayer, _Node
+from ggp.reasoner.machine import Move, State
 
 
 class _FlatRootMcts(MctsPlayer):

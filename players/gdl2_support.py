@@ -40,8 +40,8 @@ from collections.abc import Iterator, Sequence
 from ggp.errors import GgpError, IllegalMoveError
 from ggp.gdl.terms import Term
 from ggp.player import Budget
-from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine, role_index
 from ggp.players.base import BasePlayer
+from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine, role_index
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ same fallback the Dresden controller uses.
 from __future__ import annotations
 
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, State
 from ggp.players.gdl2_support import HiddenStatePlayer
+from ggp.reasoner.machine import Move, State
 
 
 class LegalPlayer(HiddenStatePlayer):

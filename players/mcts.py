@@ -16,8 +16,8 @@ import math
 
 from ggp.gdl.terms import Const
 from ggp.player import Budget
-from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
 from ggp.players.base import BasePlayer
+from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
 from ggp.reasoner.playouts import playout_goals, safe_goals
 
 CHANCE_ROLE = Const("random")
@@ -97,7 +97,8 @@ class MctsPlayer(BasePlayer):
             return ()
         visits, totals = root.visits[self.index], root.totals[self.index]
         return tuple(
-            (move, count, totals[i] / count if count else 0.0) for i, (move, count) in enumerate(zip(root.moves[self.index], visits))
+            (move, count, totals[i] / count if count else 0.0)
+            for i, (move, count) in enumerate(zip(root.moves[self.index], visits))
         )
 
     def _simultaneous(self, node: _Node) -> bool:

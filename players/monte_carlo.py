@@ -7,8 +7,8 @@ the first step are drawn uniformly. An iteration is one playout.
 from __future__ import annotations
 
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, State
 from ggp.players.base import BasePlayer
+from ggp.reasoner.machine import Move, State
 from ggp.reasoner.playouts import playout_goals
 
 

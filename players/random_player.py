@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, State
 from ggp.players.gdl2_support import HiddenStatePlayer
+from ggp.reasoner.machine import Move, State
 
 
 class RandomPlayer(HiddenStatePlayer):

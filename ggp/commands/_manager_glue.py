@@ -74,8 +74,8 @@ def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENG
     """An :class:`AppLauncher` for every player type except ``random`` (which the manager plays
     itself), or ``None`` when the player HTTP server is not available."""
     try:
-        from ggp.protocol.server import create_player_app
         from ggp.players.registry import PLAYER_TYPES, make_player
+        from ggp.protocol.server import create_player_app
     except ImportError as exc:
         log.warning("built-in players unavailable (%s); only 'random' and remote players can play", exc)
         return None

@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from ggp.arena import format_table, player_roles, run_arena, standings
     from ggp.commands._manager_glue import find_game
     from ggp.files import load_kif
-    from ggp.reasoner.engines import make_machine
     from ggp.players.registry import make_player
+    from ggp.reasoner.engines import make_machine
 
     if not args.player:
         raise ValueError("give one --player per role, e.g. --player mcts:iterations=200 --player random")

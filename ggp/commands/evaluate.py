@@ -30,7 +30,8 @@ def register(subcommands: Any) -> None:
         help="comma-free list separated by ';' of player specs, weakest first "
         "(default 'random;mcts:iterations=200;alphabeta:depth=2')",
     )
-    parser.add_argument("--engine", default="auto", help="reasoner engine: auto (circuit, else clingo), clingo, circuit, or circuit:interpreter "
+    parser.add_argument("--engine", default="auto",
+                        help="reasoner engine: auto (circuit, else clingo), clingo, circuit, or circuit:interpreter "
                         "(no per-game C compilation: for big games)")
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
@@ -43,7 +44,8 @@ def register(subcommands: Any) -> None:
                         "algorithms are among --players")
     parser.add_argument("--build-model", metavar="ANCHOR", default=None,
                         help="build a RAPP model from these games, the model group containing ANCHOR, into OUT/model.json")
-    parser.add_argument("--model-algorithms", type=int, default=None, help="with --build-model: keep the k most spread algorithms")
+    parser.add_argument("--model-algorithms", type=int, default=None,
+                        help="with --build-model: keep the k most spread algorithms")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default ./evaluation)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary for scripts")
     parser.set_defaults(run=run)
@@ -156,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         for row in report_module.summary(ordered):
             fitness = row["fitness"]
             shown = "n/a" if fitness is None else f"{fitness:.3f}"
-            print(f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}".rstrip())
+            line = f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}"
+            print(line.rstrip())
         print(f"report: {page}")
     return 0

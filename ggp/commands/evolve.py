@@ -72,12 +72,13 @@ def choose_fitness(name: str, playouts: int) -> tuple[Fitness, str]:
     from functools import partial
 
     from ggp.generation.proxy import playout_fitness
+    from ggp.reasoner.engines import KifMachines
 
     if name == "rapp":
         try:
             module = importlib.import_module(RAPP_MODULE)
             module.default_model()
-            fitness: Fitness = module.rapp_fitness
+            fitness: Fitness = partial(module.rapp_fitness, machines=KifMachines("auto"))
             return fitness, "rapp"
         except (ImportError, GgpError) as exc:
             print(f"ggp evolve: RAPP fitness unavailable ({exc}); using the random-playout proxy",

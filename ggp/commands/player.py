@@ -69,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code."""
     from aiohttp import web
 
-    from ggp.protocol.server import create_player_app
-    from ggp.reasoner.engines import engine_factory
     from ggp.players.registry import make_player, parse_spec
+    from ggp.protocol.server import create_player_app
+    from ggp.reasoner.engines import engine_factory, make_machine
 
     spec = player_spec(args)
     kind, _ = parse_spec(spec)
@@ -80,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose:
         logging.getLogger().setLevel(logging.INFO)
     name = args.name or kind
-    app = create_player_app(lambda: make_player(spec, args.seed), name, args.engine, species=kind)
+    app = create_player_app(
+        lambda: make_player(spec, args.seed), name, lambda rules: make_machine(rules, args.engine), species=kind
+    )
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
     web.run_app(app, host=args.host, port=args.port, print=None, handle_signals=True)
     return 0

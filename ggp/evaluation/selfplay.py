@@ -221,7 +221,7 @@ def round_robin(
         seatings += [tuple([spec] * roles) for spec in specs]
     jobs: list[MatchJob] = []
     for seating in seatings:
-        for k in range(matches_per_seat):
+        for _k in range(matches_per_seat):
             job_seed = seed * 1_000_003 + len(jobs)
             jobs.append(MatchJob(game, seating, job_seed, step_cap, estimate_playouts))
     return jobs
@@ -421,7 +421,7 @@ def _run_on_ray(jobs: Sequence[MatchJob], makers: _Makers, address: str) -> Iter
             job = refs.pop(ref)
             try:
                 yield ray.get(ref)
-            except Exception as exc:  # noqa: BLE001 - reported per job
+            except Exception as exc:
                 yield _failed(job, f"ray task failed: {exc}")
 
 

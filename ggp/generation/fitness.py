@@ -13,7 +13,7 @@ from ggp.errors import GgpError
 from ggp.evaluation import evaluate
 from ggp.evaluation.evaluate import RappModel, check_playable, report_game
 from ggp.evaluation.rapp import RappResult, unplayable
-from ggp.evaluation.selfplay import GameSource, round_robin, run_jobs
+from ggp.evaluation.selfplay import GameSource, MachineFactory, round_robin, run_jobs
 from ggp.gdl.printer import to_kif
 from ggp.translators.sbg.model import SbgGame
 from ggp.translators.sbg.to_gdl import translate
@@ -42,16 +42,18 @@ def rapp_fitness(
     seed: int,
     model: RappModel | None = None,
     matches_per_seat: int = DEFAULT_MATCHES_PER_SEAT,
-    engine: str = "auto",
+    machines: MachineFactory,
     workers: int = 1,
 ) -> RappResult:
-    """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason."""
+    """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason.
+
+    ``machines`` builds each game's state machine (the command wires the engine, e.g.
+    ``ggp.reasoner.engines.KifMachines("auto")``).
+    """
     from ggp.players.registry import make_player
-    from ggp.reasoner.engines import KifMachines
 
     model = model or default_model()
     source = game_source(game)
-    machines = KifMachines(engine)
     reason = check_playable(source, machines, seed=seed)
     if reason:
         return unplayable(reason)

@@ -203,7 +203,7 @@ async def add_player(request: web.Request) -> web.Response:
     data = await _json_body(request)
     url = data.get("url")
     builtin = data.get("builtin")
-    if url is not None and not isinstance(url, str) or builtin is not None and not isinstance(builtin, str):
+    if (url is not None and not isinstance(url, str)) or (builtin is not None and not isinstance(builtin, str)):
         raise InputError("fields 'url' and 'builtin' must be strings")
     row = request.app[MANAGER].register_player(_str_field(data, "name"), url=url, builtin=builtin)
     return web.json_response({"name": row.name, "kind": row.kind}, status=201)

@@ -71,7 +71,7 @@ class PlayerSeat:
     def _stop(self) -> None:
         try:
             self.player.stop()
-        except Exception as exc:  # noqa: BLE001 - the match is over; a failing stop is only logged
+        except Exception as exc:
             log.warning("player %s failed to stop: %s", self.name, exc)
 
 

@@ -12,8 +12,11 @@ raises :class:`~ggp.errors.ProtocolError` with a one-line reason.
 GDL-II (protocol.md §8): PLAY and STOP with 4 arguments, ``(PLAY id turn lastmove percepts)``, are
 :class:`PlayII` and :class:`StopII`; the argument count alone tells the two forms apart.
 
->>> parse_message("(PLAY m 2 (ASK 4) ((ANSWER 4 YES)))")
-PlayII(match_id='m', turn=2, last_move=Func(name='ask', args=(Const(name='4'),)), percepts=(Func(name='answer', args=(Const(name='4'), Const(name='yes'))),))
+>>> play = parse_message("(PLAY m 2 (ASK 4) ((ANSWER 4 YES)))")
+>>> play.match_id, play.turn, play.last_move
+('m', 2, Func(name='ask', args=(Const(name='4'),)))
+>>> play.percepts
+(Func(name='answer', args=(Const(name='4'), Const(name='yes'))),)
 >>> format_message(PlayII("m", 0, None, ()))
 '(PLAY m 0 NIL NIL)'
 

@@ -318,7 +318,7 @@ class PlayerHost:
             best = match.player.best_move() if isinstance(match.player, AnytimePlayer) else None
             move = best if best is not None else legal[0]
             log.warning("match %s: search overran the play clock; answering %s", match.match_id, move)
-        except Exception as exc:  # noqa: BLE001 - a player bug costs one move, not the match
+        except Exception as exc:
             log.warning("match %s: the player failed (%s); answering %s", match.match_id, _one_line(exc), legal[0])
             move = legal[0]
         if move not in legal:
@@ -425,21 +425,19 @@ PLAYER_HOST = web.AppKey("player_host", PlayerHost)
 def create_player_app(
     player_factory: PlayerFactory,
     name: str,
-    engine: str = "clingo",
+    machine_factory: MachineFactory,
     *,
     species: str | None = None,
-    machine_factory: MachineFactory | None = None,
 ) -> web.Application:
     """The player's web application.
 
-    ``player_factory`` makes a fresh player for every match; ``engine`` names the reasoner (see
-    :mod:`ggp.reasoner.engines`) unless ``machine_factory`` is given (tests pass pure-Python games).
-    ``name`` and ``species`` are what INFO reports. Raises :class:`ProtocolError` for a name that is
-    not one word.
+    ``player_factory`` makes a fresh player for every match; ``machine_factory`` makes the state
+    machine of each START's rules (the command wires the engine, e.g.
+    ``ggp.reasoner.engines.engine_factory("auto")``; tests pass pure-Python games), so this module
+    never loads a reasoner itself. ``name`` and ``species`` are what INFO reports. Raises
+    :class:`ProtocolError` for a name that is not one word.
     """
     info_reply(name, species or name)  # fail now, not at the first INFO
-    if machine_factory is None:
-        machine_factory = _engine_factory(engine)
     app = web.Application(client_max_size=MAX_BODY)
     app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species)
     app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
@@ -450,13 +448,6 @@ def create_player_app(
     return app
 
 
-def _engine_factory(engine: str) -> MachineFactory:
-    def build(description: Description) -> StateMachine:
-        from ggp.reasoner.engines import make_machine
-
-        return make_machine(description, engine)
-
-    return build
 
 
 async def _close_host(app: web.Application) -> AsyncIterator[None]:

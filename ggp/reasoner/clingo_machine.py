@@ -117,7 +117,10 @@ def compute_domain(description: Description, max_atoms: int) -> tuple[list[str],
         raise ReasonerError(
             f"{description.file}: grounding phase 'domain' made {count:,} atoms, more than the limit of {max_atoms:,}"
         )
-    fluents = [f"{_TRUE_DOM}({atom.symbol.arguments[0]})." for atom in ctl.symbolic_atoms.by_signature(encode_name(_RELAXED_TRUE), 1)]
+    fluents = [
+        f"{_TRUE_DOM}({atom.symbol.arguments[0]})."
+        for atom in ctl.symbolic_atoms.by_signature(encode_name(_RELAXED_TRUE), 1)
+    ]
     moves = [
         f"{_DOES_DOM}({atom.symbol.arguments[0]},{atom.symbol.arguments[1]})."
         for atom in ctl.symbolic_atoms.by_signature(encode_name(_RELAXED_DOES), 2)
@@ -170,7 +173,7 @@ def _probe(description: Description, limits: GroundingLimits, conn: Any) -> None
         conn.send(("error", f"ran out of the {limits.memory_mb} MB memory limit"))
     except ReasonerError as exc:
         conn.send(("error", str(exc)))
-    except Exception as exc:  # noqa: BLE001 - reported to the parent as text
+    except Exception as exc:
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()

@@ -205,7 +205,7 @@ def _static_child(rules: Sequence[Rule], file: str, max_atoms: int, memory_mb: i
         conn.send(("error", f"{file}: grounding phase 'static' ran out of the {memory_mb} MB memory limit"))
     except ReasonerError as exc:
         conn.send(("error", str(exc)))
-    except Exception as exc:  # noqa: BLE001 - reported to the parent as text
+    except Exception as exc:
         conn.send(("error", f"{file}: grounding phase 'static' failed: {type(exc).__name__}: {exc}"))
     finally:
         conn.close()
@@ -447,7 +447,7 @@ class RuleProgram:
 
     def _exec(self, name: str, source: str, where: str) -> _RuleFunction:
         try:
-            exec(compile(source, f"<{self.file}: {where}>", "exec"), self._namespace)  # noqa: S102 - our own code
+            exec(compile(source, f"<{self.file}: {where}>", "exec"), self._namespace)
         except SyntaxError as exc:  # e.g. more than 20 nested loops
             raise ReasonerError(f"{self.file}: cannot compile {where}: {exc}") from exc
         return self._namespace.pop(name)  # type: ignore[return-value]
@@ -455,7 +455,7 @@ class RuleProgram:
     def _fuse(self, name: str, rules: Sequence[_CompiledRule]) -> _RuleFunction:
         keys = sorted({key for rule in rules for key in rule.reads})
         prologue = [f"    {self._local(key)} = {self._local(key)}_set = R[{key!r}]" for key in keys]
-        source = "\n".join([f"def {name}(TS, TF, DS, DR, R, N):", *prologue, *(l for r in rules for l in r.lines)])
+        source = "\n".join([f"def {name}(TS, TF, DS, DR, R, N):", *prologue, *(lit for r in rules for lit in r.lines)])
         return self._exec(name, source, "fused rules")
 
     def _compile(self, name: str, rule: Rule, body: tuple[GdlLiteral, ...]) -> _CompiledRule:

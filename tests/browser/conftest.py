@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import pytest
 
 from ggp.player import Budget
-from ggp.reasoner.machine import Move, State
 from ggp.players.base import BasePlayer
+from ggp.reasoner.machine import Move, State
 from tests.conftest import KIF_DIR
 
 if TYPE_CHECKING:
@@ -90,8 +90,8 @@ class ManagerThread:
         from ggp.commands._manager_server import load_games, open_store, start_server
         from ggp.manager.launcher import AppLauncher
         from ggp.manager.service import Manager, ManagerSettings
-        from ggp.protocol.server import create_player_app
         from ggp.players.legal_player import LegalPlayer
+        from ggp.protocol.server import create_player_app
 
         machines = machine_factory("clingo")
         launcher = AppLauncher({

@@ -145,11 +145,13 @@ class MatrixMachine(_Base):
         return (50,) * len(self._roles)
 
 
-MATCHING_PENNIES = {("heads", "heads"): (100, 0), ("heads", "tails"): (0, 100),
+MATCHING_PENNIES: dict[tuple[str, ...], tuple[int, ...]] = {("heads", "heads"): (100, 0), ("heads", "tails"): (0, 100),
                     ("tails", "heads"): (0, 100), ("tails", "tails"): (100, 0)}
 """Row wins on a match, column on a mismatch; no pure strategy is best."""
 
-DOMINANT = {("a", "x"): (30, 70), ("a", "y"): (10, 20), ("b", "x"): (80, 60), ("b", "y"): (60, 10)}
+DOMINANT: dict[tuple[str, ...], tuple[int, ...]] = {
+    ("a", "x"): (30, 70), ("a", "y"): (10, 20), ("b", "x"): (80, 60), ("b", "y"): (60, 10)
+}
 """Row's ``b`` and column's ``x`` strictly dominate the other moves."""
 
 

@@ -21,12 +21,17 @@ from ggp.manager.runner import RANDOM_SEAT, HttpTransport, MatchConfig, Seat, ch
 from ggp.manager.service import Manager, MatchRequest
 from ggp.manager.store import Store
 from ggp.manager.tournament import TournamentSpec
+from ggp.player import NO_GDL2
+from ggp.players.registry import make_player
 from ggp.protocol.messages import Play, PlayII, Start, StopII, parse_message
-from ggp.protocol.server import NO_GDL2, create_player_app
+from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from ggp.players.registry import make_player
 from tests.conftest import KIF_DIR
+
+
+def clingo_machine(rules: Description) -> StateMachine:
+    return make_machine(rules, "clingo")
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
 
@@ -52,7 +57,7 @@ async def transport() -> AsyncIterator[HttpTransport]:
 
 async def player_seat(aiohttp_server: ServerFactory, spec: str, seed: int, inbox: list[str]) -> Seat:
     """A real player server for ``spec`` that also records every message body it receives."""
-    app = create_player_app(partial(make_player, spec, seed), spec.split(":")[0])
+    app = create_player_app(partial(make_player, spec, seed), spec.split(":")[0], clingo_machine)
 
     @web.middleware
     async def record(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -21,10 +21,10 @@ from ggp.manager.runner import (
     Seat,
     run_match,
 )
+from ggp.players.registry import make_player
 from ggp.protocol.server import create_player_app
 from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.clingo_machine import GroundingLimits
-from ggp.players.registry import make_player
 from tests.conftest import CORPUS
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]

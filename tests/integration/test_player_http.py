@@ -17,6 +17,7 @@ from pytest_aiohttp import AiohttpClient
 from ggp.cli import main
 from ggp.files import load_kif
 from ggp.gdl.terms import Description, Term
+from ggp.players.registry import make_player
 from ggp.protocol.messages import (
     InfoReply,
     Play,
@@ -28,8 +29,12 @@ from ggp.protocol.messages import (
 )
 from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
-from ggp.players.registry import make_player
+from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR, ROOT
+
+
+def clingo_machine(rules: Description) -> StateMachine:
+    return make_machine(rules, "clingo")
 
 TIC_TAC_TOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
 
@@ -45,7 +50,7 @@ async def test_mcts_and_random_play_tic_tac_toe_over_http(aiohttp_client: Aiohtt
     manager = make_machine(description, "clingo")
     specs = ["mcts:iterations=30", "random"]
     clients = [
-        await aiohttp_client(create_player_app(partial(make_player, spec, 1), spec.split(":")[0]))
+        await aiohttp_client(create_player_app(partial(make_player, spec, 1), spec.split(":")[0], clingo_machine))
         for spec in specs
     ]
 
@@ -76,7 +81,7 @@ async def test_mcts_and_random_play_tic_tac_toe_over_http(aiohttp_client: Aiohtt
 
 
 async def test_start_with_rules_the_validator_rejects_gets_an_error_reply(aiohttp_client: AiohttpClient) -> None:
-    client = await aiohttp_client(create_player_app(lambda: make_player("random"), "random"))
+    client = await aiohttp_client(create_player_app(lambda: make_player("random"), "random", clingo_machine))
     response = await client.post("/", data="(START bad x ((role x) (<= (legal x ?m) (true (a)))) 10 5)")
     text = await response.text()
     assert response.status == 200 and text.startswith("error:")

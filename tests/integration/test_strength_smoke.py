@@ -11,8 +11,8 @@ import pytest
 
 from ggp.arena import run_arena, standings
 from ggp.files import load_kif
-from ggp.reasoner.engines import make_machine
 from ggp.players.registry import make_player
+from ggp.reasoner.engines import make_machine
 from tests.conftest import ROOT
 
 

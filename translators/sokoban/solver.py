@@ -166,10 +166,7 @@ class _Board:
         """True when the box on ``c`` closes a 2x2 block of walls and boxes not all on goals."""
         blocked = self.solid | boxes
         loose = boxes & ~self.goals
-        for square in self.squares[c]:
-            if square & blocked == square and square & loose:
-                return True
-        return False
+        return any(square & blocked == square and square & loose for square in self.squares[c])
 
     def walk(self, start: int, end: int, boxes: int) -> str:
         """Letters of a shortest walk from ``start`` to ``end`` avoiding boxes (must exist)."""

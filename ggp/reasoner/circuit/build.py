@@ -111,7 +111,7 @@ def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]]) -> list[list[int]]:
     for root in nodes:
         if root in index:
             continue
-        work = [(root, iter({abs(l) for b in deps.get(root, ()) for l in b}))]
+        work = [(root, iter({abs(lit) for b in deps.get(root, ()) for lit in b}))]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
@@ -125,7 +125,7 @@ def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]]) -> list[list[int]]:
                     counter += 1
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter({abs(l) for b in deps.get(child, ()) for l in b})))
+                    work.append((child, iter({abs(lit) for b in deps.get(child, ()) for lit in b})))
                     advanced = True
                     break
                 if child in on_stack:
@@ -234,7 +234,7 @@ class _Builder:
         for atom in self.dead_does:
             const[atom] = False
         inputs = set(self.input_slot)
-        atoms = set(self.defs) | {abs(l) for bodies in self.defs.values() for b in bodies for l in b}
+        atoms = set(self.defs) | {abs(lit) for bodies in self.defs.values() for b in bodies for lit in b}
         atoms |= {atom for _, _, atom in program.outputs}
         atoms -= inputs | set(const)
         order = _sccs(sorted(atoms), self.defs)
@@ -243,7 +243,7 @@ class _Builder:
             members = set(component)
             if component[0] in inputs:
                 continue
-            is_rec = len(component) > 1 or any(abs(l) == component[0] for b in self.defs.get(component[0], ()) for l in b)
+            is_rec = len(component) > 1 or any(abs(lit) == component[0] for b in self.defs.get(component[0], ()) for lit in b)
             if is_rec:
                 for atom in component:
                     for body in self.defs[atom]:
@@ -278,7 +278,7 @@ class _Builder:
                             else:
                                 self.defs[atom] = simplified
                     rest = [a for a in live if a not in const]
-                    if len(rest) > 1 or any(abs(l) in rest for a in rest for b in self.defs[a] for l in b):
+                    if len(rest) > 1 or any(abs(lit) in rest for a in rest for b in self.defs[a] for lit in b):
                         recursive.update(rest)
         self.const = const
         self.recursive = recursive
@@ -308,8 +308,8 @@ class _Builder:
             if not comp:
                 continue
             flag = any(
-                (abs(l) in self.does_role) or is_b.get(abs(l), False)
-                for a in comp for b in self.defs[a] for l in b
+                (abs(lit) in self.does_role) or is_b.get(abs(lit), False)
+                for a in comp for b in self.defs[a] for lit in b
             )
             for a in comp:
                 is_b[a] = flag
@@ -390,9 +390,9 @@ class _Builder:
             groups: dict[Body, set[int]] = defaultdict(set)
             out: list[Body] = []
             for body in bodies:
-                moves = [l for l in body if l > 0 and l in slot_role]
+                moves = [lit for lit in body if lit > 0 and lit in slot_role]
                 if len(moves) == 1:
-                    groups[tuple(l for l in body if l != moves[0])].add(moves[0])
+                    groups[tuple(lit for lit in body if lit != moves[0])].add(moves[0])
                 else:
                     out.append(body)
             for rest, slots in groups.items():

@@ -34,7 +34,7 @@ def _expr(terms: Sequence[Sequence[int]]) -> str:
         elif len(body) == 1:
             parts.append(_lit(body[0]))
         else:
-            parts.append("(" + " & ".join(_lit(l) for l in body) + ")")
+            parts.append("(" + " & ".join(_lit(lit) for lit in body) + ")")
     return " | ".join(parts)
 
 
@@ -152,7 +152,7 @@ def bytecode(statements: Sequence[Statement]) -> list[int]:
         code.append(len(bodies))
         for body in bodies:
             code.append(len(body))
-            code.extend(2 * abs(l) + (l < 0) for l in body)
+            code.extend(2 * abs(lit) + (lit < 0) for lit in body)
 
     for statement in statements:
         if statement.recursive:

@@ -103,7 +103,7 @@ class NumpyEvaluator:
         plan = []
         for slot, bodies in zip(slots, terms):
             parts = [
-                (np.array([l for l in b if l > 0], dtype=np.intp), np.array([-l for l in b if l < 0], dtype=np.intp))
+                (np.array([lit for lit in b if lit > 0], dtype=np.intp), np.array([-lit for lit in b if lit < 0], dtype=np.intp))
                 for b in bodies
             ]
             plan.append((slot, parts))
@@ -120,7 +120,9 @@ class NumpyEvaluator:
             t &= ~np.bitwise_or.reduce(v[neg], axis=0)
         return t
 
-    def _run(self, v: Words, plans: list[tuple[bool, list[tuple[int, list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]]]]]) -> None:
+    def _run(
+        self, v: Words, plans: list[tuple[bool, list[tuple[int, list[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]]]]]
+    ) -> None:
         for recursive, plan in plans:
             if not recursive:
                 slot, parts = plan[0]
@@ -323,7 +325,9 @@ class _NativeEvaluator:
         _declare(lib)
         got = (ctypes.c_int32 * 8)()
         lib.ggp_sizes(game, got)
-        expected = [circuit.n_slots, circuit.n_fluents, circuit.n_moves, len(circuit.roles), len(circuit.goals), len(circuit.sees)]
+        expected = [
+            circuit.n_slots, circuit.n_fluents, circuit.n_moves, len(circuit.roles), len(circuit.goals), len(circuit.sees)
+        ]
         if list(got[:6]) != expected:
             raise ReasonerError("the compiled circuit does not match the game")
         self._nbytes = 8 * got[6]

@@ -18,8 +18,8 @@ from ggp.evaluation.evaluate import (
     unplayable_report,
 )
 from ggp.evaluation.selfplay import GameSource, MatchResult, round_robin, run_jobs
-from ggp.reasoner.engines import KifMachines
 from ggp.players.registry import make_player
+from ggp.reasoner.engines import KifMachines
 from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGAL_MOVE
 
 

@@ -138,6 +138,6 @@ def test_parsed_values_are_frozen_and_hashable() -> None:
     assert len({*first.rules, *second.rules}) == 2  # positions and file names take no part in equality
     assert {parse_term("(f a ?x)"): 1}[parse_term("(F A ?X)")] == 1
     with pytest.raises(dataclasses.FrozenInstanceError):
-        first.rules[0].head = parse_term("y")  # type: ignore[misc]
+        first.rules[0].head = parse_term("y")  # type: ignore[misc, assignment]
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.rules = ()  # type: ignore[misc]

@@ -9,8 +9,8 @@ import pytest
 
 from ggp.cli import main
 from ggp.gdl.parser import parse_kif
-from tests.conftest import GAMES_DIR
 from ggp.translators.sbg.parser import parse_sbg
+from tests.conftest import GAMES_DIR
 
 from .restrictions import rapp_violations
 

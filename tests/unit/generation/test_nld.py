@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import GAMES_DIR
 from ggp.generation.nld import (
     game_nld,
     generic_cost,
@@ -15,6 +14,7 @@ from ggp.generation.nld import (
 )
 from ggp.translators.sbg.model import Letter
 from ggp.translators.sbg.parser import parse_sbg, parse_sbg_syntax
+from tests.conftest import GAMES_DIR
 
 ORTH, DIAG, KNIGHT = [(1, 0), (0, 1)], [(1, 1)], [(1, 2), (2, 1)]
 

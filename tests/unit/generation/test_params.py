@@ -51,5 +51,5 @@ def test_bad_parameter_files_get_one_clear_error(tmp_path: Path, text: str, mess
 def test_resolve_names_a_set_or_all_of_them() -> None:
     assert [p.name for p in resolve_params(None)] == list(BUILTIN)
     assert resolve_params("compound") == [BUILTIN["compound"]]
-    with pytest.raises(InputError, match="no parameter set or file named 'x.yaml'"):
+    with pytest.raises(InputError, match=r"no parameter set or file named 'x\.yaml'"):
         resolve_params("x.yaml")

@@ -14,12 +14,12 @@ import pytest
 
 from ggp.gdl.terms import Const, Func
 from ggp.player import Budget
-from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
-from ggp.testing import check_state_machine
 from ggp.players.alphabeta import HEURISTIC_LIMIT, AlphaBetaPlayer
 from ggp.players.mcts import MctsPlayer
 from ggp.players.monte_carlo import MonteCarloPlayer
 from ggp.players.registry import make_player
+from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
+from ggp.testing import check_state_machine
 from tests.helpers.nim_machine import BatchingNim, ChanceMachine, MatrixMachine, NimMachine, _Base
 
 SECRET = ("b", "c", "a")

@@ -14,16 +14,16 @@ import pytest
 
 from ggp.gdl.terms import Const, Func
 from ggp.player import AnytimePlayer, Budget, Player
-from ggp.reasoner.machine import Move, State, StateMachine
-from ggp.testing import check_state_machine
 from ggp.players.alphabeta import AlphaBetaPlayer
 from ggp.players.base import DEFAULT_ITERATIONS, BasePlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.mcts import MctsPlayer
 from ggp.players.monte_carlo import MonteCarloPlayer
-from ggp.reasoner.playouts import playout_goals
 from ggp.players.random_player import RandomPlayer
 from ggp.players.registry import PLAYER_TYPES, make_player, parse_spec
+from ggp.reasoner.machine import Move, State, StateMachine
+from ggp.reasoner.playouts import playout_goals
+from ggp.testing import check_state_machine
 from tests.conftest import ROOT
 from tests.helpers.nim_machine import (
     DOMINANT,

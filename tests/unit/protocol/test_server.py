@@ -16,11 +16,11 @@ from pytest_aiohttp import AiohttpClient
 from ggp.errors import GdlValidationError
 from ggp.gdl.terms import Const, Description
 from ggp.player import Budget
+from ggp.players.legal_player import LegalPlayer
+from ggp.players.random_player import RandomPlayer
 from ggp.protocol.messages import parse_info_reply, parse_message, parse_reply_move
 from ggp.protocol.server import PLAYER_HOST, create_player_app
 from ggp.reasoner.machine import Move, State, StateMachine
-from ggp.players.legal_player import LegalPlayer
-from ggp.players.random_player import RandomPlayer
 from tests.helpers.nim_machine import NimMachine
 
 RULES = "((role first) (role second))"

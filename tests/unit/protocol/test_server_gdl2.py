@@ -13,10 +13,18 @@ from pytest_aiohttp import AiohttpClient
 
 from ggp.files import load_kif
 from ggp.gdl.printer import to_kif
-from ggp.protocol.messages import parse_info_reply, parse_reply_move
-from ggp.protocol.server import NO_GDL2, create_player_app
+from ggp.gdl.terms import Description
+from ggp.player import NO_GDL2
 from ggp.players.registry import make_player
+from ggp.protocol.messages import parse_info_reply, parse_reply_move
+from ggp.protocol.server import create_player_app
+from ggp.reasoner.engines import make_machine
+from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR
+
+
+def clingo_machine(rules: Description) -> StateMachine:
+    return make_machine(rules, "clingo")
 
 Client = TestClient[web.Request, web.Application]
 GUESS = KIF_DIR / "guessNumber" / "guessNumber.kif"
@@ -29,7 +37,7 @@ def rules(path: Path) -> str:
 
 
 async def client_for(aiohttp_client: AiohttpClient, spec: str) -> Client:
-    return await aiohttp_client(create_player_app(partial(make_player, spec, 1), spec.split(":")[0]))
+    return await aiohttp_client(create_player_app(partial(make_player, spec, 1), spec.split(":")[0], clingo_machine))
 
 
 async def post(client: Client, text: str) -> str:

@@ -39,7 +39,7 @@ COUNTER = """
 (<= (reach ?y) (reach ?x) (succ ?x ?y))
 (<= terminal (true (count 3)))
 (<= (goal a 100) (true (count 3))) (<= (goal a 0) (not (true (count 3))))
-(<= (goal b 50) (reach 3)) 
+(<= (goal b 50) (reach 3))
 """
 
 GRAPH = """
@@ -271,7 +271,9 @@ def test_a_corrupt_cache_entry_is_rebuilt(tmp_path: Path, caplog: pytest.LogCapt
     assert not CircuitStateMachine(game, LOCAL, evaluator="c", cache_dir=second).evaluator.cached  # type: ignore[attr-defined]
 
 
-def test_without_a_compiler_the_numpy_evaluator_is_chosen(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+def test_without_a_compiler_the_numpy_evaluator_is_chosen(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setenv("CC", "no-such-compiler-ggp")
     with caplog.at_level(logging.WARNING):
         machine = CircuitStateMachine(parse_kif(COUNTER, "counter.kif"), LOCAL)
@@ -319,7 +321,7 @@ def test_a_failing_compiler_falls_back_to_numpy_in_auto_mode(
     with caplog.at_level(logging.WARNING):
         machine = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path / "cache")
     assert machine.evaluator.name == "numpy" and "fatal: broken" in caplog.text
-    with pytest.raises(ReasonerError, match="c compiler .* failed: fatal: broken"):
+    with pytest.raises(ReasonerError, match=r"c compiler .* failed: fatal: broken"):
         CircuitStateMachine(game, LOCAL, evaluator="c", cache_dir=tmp_path / "cache")
 
 

@@ -103,5 +103,8 @@ def test_a_grounding_failure_is_one_error_naming_the_phase() -> None:
 
 @pytest.mark.parametrize("seed", [0, 7])
 def test_findings_repeat_for_a_seed(seed: int) -> None:
-    game = "(role a) (init s) (<= (legal a go) (true s)) (<= (legal a stay) (true s)) (<= (next t) (does a go)) (<= (next s) (does a stay)) (<= terminal (true t)) (goal a 100)"
+    game = (
+        "(role a) (init s) (<= (legal a go) (true s)) (<= (legal a stay) (true s)) (<= (next t) (does a go))"
+        " (<= (next s) (does a stay)) (<= terminal (true t)) (goal a 100)"
+    )
     assert checks(game, seed=seed, depth=3) == checks(game, seed=seed, depth=3)

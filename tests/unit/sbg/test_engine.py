@@ -7,11 +7,11 @@ import random
 import pytest
 
 from ggp.errors import IllegalMoveError
-from tests.conftest import GAMES_DIR
 from ggp.translators.sbg.automaton import compile_regex, destinations
 from ggp.translators.sbg.engine import SbgEngine, SbgState
 from ggp.translators.sbg.model import Alt, Cat, Letter, Rep, Sym
 from ggp.translators.sbg.parser import parse_sbg, parse_sbg_syntax
+from tests.conftest import GAMES_DIR
 
 SIX_DEMO = GAMES_DIR / "six_demo.sbg"
 

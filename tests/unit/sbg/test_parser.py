@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ggp.errors import SbgError
-from tests.conftest import GAMES_DIR
-from tests.unit.sbg.sbg_strategies import sbg_games
 from ggp.translators.sbg.model import Alt, Cat, Letter, Rep, Sym
 from ggp.translators.sbg.parser import parse_sbg, parse_sbg_syntax
 from ggp.translators.sbg.printer import to_sbg
+from tests.conftest import GAMES_DIR
+from tests.unit.sbg.sbg_strategies import sbg_games
 
 GAME_FILES = sorted(GAMES_DIR.glob("*.sbg"))
 

@@ -15,13 +15,13 @@ from ggp.gdl.validator import validate
 from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
 from ggp.reasoner.machine import State
 from ggp.testing import check_state_machine
-from tests.conftest import GAMES_DIR
-from tests.unit.sbg.sbg_strategies import sbg_games
 from ggp.translators.sbg.engine import SbgState
 from ggp.translators.sbg.machine import SbgStateMachine
 from ggp.translators.sbg.model import SIDES, SbgGame
 from ggp.translators.sbg.parser import parse_sbg
 from ggp.translators.sbg.to_gdl import translate
+from tests.conftest import GAMES_DIR
+from tests.unit.sbg.sbg_strategies import sbg_games
 
 GAME_FILES = sorted(GAMES_DIR.glob("*.sbg"))
 SLOW = {"chess", "shatranj"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from pathlib import Path
 
@@ -35,10 +36,8 @@ def _plain_search(level: Level) -> tuple[int, int] | None:
     def children(position: Position) -> list[tuple[Position, bool]]:
         out = []
         for name in DIRECTIONS:
-            try:
+            with contextlib.suppress(SokobanError):
                 out.append(step(level, position, name))
-            except SokobanError:
-                pass
         return out
 
     moves: dict[Position, int] = {start: 0}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ggp.errors import SokobanError
-from tests.unit.sokoban.levels import KNOWN, L2, Known
 from ggp.translators.sokoban.level import Level, level_to_text, levels_to_text, parse_level, parse_levels
+from tests.unit.sokoban.levels import KNOWN, L2, Known
 
 
 @pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from ggp.errors import SokobanError
-from tests.unit.sokoban.levels import DEAD, KNOWN, L1, L2, L3, Known
 from ggp.translators.sokoban.level import parse_level
 from ggp.translators.sokoban.metrics import fill_ratio, measure
 from ggp.translators.sokoban.moves import replay, solves
 from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits, quick_moves, solve_moves, solve_pushes
+from tests.unit.sokoban.levels import DEAD, KNOWN, L1, L2, L3, Known
 
 
 @pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)

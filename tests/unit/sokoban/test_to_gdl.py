@@ -12,10 +12,10 @@ from ggp.gdl.parser import parse_kif
 from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Const, Description, Func
 from ggp.gdl.validator import validate
-from tests.unit.sokoban.levels import KNOWN, L2, L3, Known
 from ggp.translators.sokoban.generator import SymSettings, generate
 from ggp.translators.sokoban.level import parse_level
 from ggp.translators.sokoban.to_gdl import default_horizon, translate
+from tests.unit.sokoban.levels import KNOWN, L2, L3, Known
 
 
 def _facts(game: Description, name: str) -> list[Func]:

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from ggp.gdl.terms import Const, Description
-from tests.unit.sokoban.levels import L2, L3, Known
 from ggp.translators.sokoban.generator import SymSettings, generate
 from ggp.translators.sokoban.level import parse_level
 from ggp.translators.sokoban.solver import solve_moves, solve_pushes
 from ggp.translators.sokoban.to_gdl import move_term, translate
+from tests.unit.sokoban.levels import L2, L3, Known
 
 clingo_machine = pytest.importorskip("ggp.reasoner.clingo_machine")
 
