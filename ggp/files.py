@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ggp.errors import GdlSyntaxError, SourcePos
@@ -9,13 +10,17 @@ from ggp.gdl.parser import MAX_CHARS, parse_kif
 from ggp.gdl.terms import Description
 
 
-def read_text(path: Path, *, max_bytes: int = MAX_CHARS) -> str:
-    """Read a text file, refusing oversized, binary and non-UTF-8 files with a positioned error."""
+def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> str:
+    """Read a text file, refusing oversized, binary and non-UTF-8 files with a positioned error.
+
+    The size is checked while reading (at most ``max_bytes + 1`` bytes are read), so a device or a pipe
+    that never ends (``/dev/zero``) is refused like a large file instead of filling memory.
+    """
     name = str(path)
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise GdlSyntaxError(f"file has {size:,} bytes, more than the limit of {max_bytes:,}", SourcePos(name, 1, 1))
-    data = path.read_bytes()
+    with Path(path).open("rb") as stream:
+        data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise GdlSyntaxError(f"file has more than the limit of {max_bytes:,} bytes", SourcePos(name, 1, 1))
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
@@ -28,6 +33,6 @@ def read_text(path: Path, *, max_bytes: int = MAX_CHARS) -> str:
         raise GdlSyntaxError("not UTF-8 text", SourcePos(name, line, column)) from None
 
 
-def load_kif(path: Path, *, max_bytes: int = MAX_CHARS) -> Description:
-    """Read and parse a KIF file."""
+def load_kif(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> Description:
+    """Read and parse a KIF file (a path or a file name)."""
     return parse_kif(read_text(path, max_bytes=max_bytes), str(path))

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.prerequisites import check_marks, missing, needs
+
 ROOT = Path(__file__).resolve().parents[1]
 KIF_DIR = ROOT / "kif"
 GAMES_DIR = ROOT / "games"
@@ -37,7 +39,7 @@ def valid_corpus_keys() -> list[str]:
 def shared_dir() -> Path:
     """../shared, skipping the test cleanly when it is absent (a fresh clone)."""
     if not SHARED.is_dir():
-        pytest.skip("../shared is not present")
+        missing("../shared is not present")
     return SHARED
 
 
@@ -45,7 +47,7 @@ def needs_shared(paths: list[Path]) -> list[object]:
     """Parametrize helper: the given paths, or one skipped placeholder when ../shared is absent."""
     if paths:
         return list(paths)
-    return [pytest.param(None, marks=pytest.mark.skip(reason="../shared is not present"))]
+    return [pytest.param(None, marks=needs(False, "../shared is not present"))]
 
 
 def known_unsupported() -> dict[str, str]:
@@ -59,3 +61,12 @@ def known_unsupported() -> dict[str, str]:
             key, _, reason = line.partition(":")
             entries[key.strip()] = reason.strip()
     return entries
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "prerequisite(available, reason): needs something outside the repository")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Missing prerequisites skip locally and fail in CI (tests/prerequisites.py)."""
+    check_marks(item)

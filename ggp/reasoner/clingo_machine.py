@@ -29,7 +29,6 @@ hanging or exhausting the caller's memory.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import threading
 import time
 from collections import OrderedDict
@@ -43,6 +42,7 @@ from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Rule, Term, atoms_of
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
 from ggp.reasoner.graphs import reachable
+from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
 
 log = logging.getLogger(__name__)
@@ -147,81 +147,32 @@ def main_program(
     )
 
 
-def _probe(description: Description, limits: GroundingLimits, conn: Any) -> None:
-    """Child process: ground both phases under an address-space limit, report the phase reached."""
-    try:
-        import resource
-
-        limit = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, ValueError, OSError):  # pragma: no cover - platform without rlimits
-        pass
-    try:
-        conn.send(("phase", "domain"))
-        fluents, moves = compute_domain(description, limits.max_atoms)
-        conn.send(("phase", "main"))
-        ctl = _new_control()
-        ctl.add("base", [], main_program(description, fluents, moves))
-        ctl.ground([("base", [])])
-        if (count := _count_atoms(ctl)) > limits.max_atoms:
-            raise ReasonerError(
-                f"{description.file}: grounding phase 'main' made {count:,} atoms, "
-                f"more than the limit of {limits.max_atoms:,}"
-            )
-        conn.send(("done", (fluents, moves)))
-    except MemoryError:
-        conn.send(("error", f"ran out of the {limits.memory_mb} MB memory limit"))
-    except ReasonerError as exc:
-        conn.send(("error", str(exc)))
-    except Exception as exc:
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+def _probe(description: Description, limits: GroundingLimits, report: Report) -> tuple[list[str], list[str]]:
+    """Child process: ground both phases (reporting each as it starts) and return the domains."""
+    report("domain")
+    fluents, moves = compute_domain(description, limits.max_atoms)
+    report("main")
+    ctl = _new_control()
+    ctl.add("base", [], main_program(description, fluents, moves))
+    ctl.ground([("base", [])])
+    if (count := _count_atoms(ctl)) > limits.max_atoms:
+        raise ReasonerError(
+            f"{description.file}: grounding phase 'main' made {count:,} atoms, more than the limit of {limits.max_atoms:,}"
+        )
+    return fluents, moves
 
 
 def _isolated_domain(description: Description, limits: GroundingLimits) -> tuple[list[str], list[str]]:
-    """Run :func:`_probe` in a child; return the domains or raise a ReasonerError naming the phase."""
-    context = multiprocessing.get_context("spawn")
-    parent, child = context.Pipe(duplex=False)
-    process = context.Process(target=_probe, args=(description, limits, child), daemon=True)
-    process.start()
-    child.close()
-    phase = "start"
-    deadline = time.monotonic() + limits.seconds
+    """Run :func:`_probe` in an isolated child; return the domains or raise a ReasonerError naming the phase."""
+    phase = ["start"]
     try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ReasonerError(
-                    f"{description.file}: grounding phase '{phase}' exceeded the time limit of {limits.seconds:g} s"
-                )
-            if not parent.poll(min(remaining, 0.5)):
-                if not process.is_alive() and not parent.poll(0):
-                    raise ReasonerError(
-                        f"{description.file}: grounding phase '{phase}' failed (the grounder process died, "
-                        f"likely over the {limits.memory_mb} MB memory limit)"
-                    )
-                continue
-            try:
-                kind, payload = parent.recv()
-            except EOFError:
-                raise ReasonerError(
-                    f"{description.file}: grounding phase '{phase}' failed (the grounder process died, "
-                    f"likely over the {limits.memory_mb} MB memory limit)"
-                ) from None
-            if kind == "phase":
-                phase = payload
-            elif kind == "error":
-                message = payload if payload.startswith(description.file) else f"{description.file}: {payload}"
-                raise ReasonerError(f"{message} (grounding phase '{phase}')")
-            else:
-                fluents, moves = payload
-                return list(fluents), list(moves)
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join(5)
-        parent.close()
+        fluents, moves = run_isolated(
+            _probe, (description, limits), seconds=limits.seconds, memory_mb=limits.memory_mb,
+            on_report=lambda reached: phase.__setitem__(0, str(reached)),
+        )
+    except IsolationError as exc:
+        raise grounding_error(description.file, phase[0], exc, limits.seconds, limits.memory_mb) from None
+    return list(fluents), list(moves)
 
 
 @dataclass(frozen=True, slots=True)

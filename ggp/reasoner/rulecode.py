@@ -38,11 +38,10 @@ from __future__ import annotations
 
 import itertools
 import logging
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
 from typing import Literal as TypingLiteral
+from typing import Union
 
 import clingo
 
@@ -51,6 +50,7 @@ from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Or, Rule, Ter
 from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.reasoner.asp import rules_to_asp, symbol_to_term
 from ggp.reasoner.graphs import reachable
+from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
 
 log = logging.getLogger(__name__)
 
@@ -190,52 +190,13 @@ def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
     return facts
 
 
-def _static_child(rules: Sequence[Rule], file: str, max_atoms: int, memory_mb: int, conn: Any) -> None:
-    """Child process of :func:`isolated_static_model`: compute the facts under a memory limit, send them."""
-    try:
-        import resource
-
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, ValueError, OSError):  # pragma: no cover - platform without rlimits
-        pass
-    try:
-        conn.send(("done", static_model(rules, file, max_atoms)))
-    except MemoryError:
-        conn.send(("error", f"{file}: grounding phase 'static' ran out of the {memory_mb} MB memory limit"))
-    except ReasonerError as exc:
-        conn.send(("error", str(exc)))
-    except Exception as exc:
-        conn.send(("error", f"{file}: grounding phase 'static' failed: {type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
-
-
 def isolated_static_model(rules: Sequence[Rule], file: str, max_atoms: int, seconds: float, memory_mb: int) -> Facts:
-    """:func:`static_model` in a child process, killed after ``seconds``; ReasonerError when it does not finish."""
-    context = multiprocessing.get_context("spawn")
-    parent, child = context.Pipe(duplex=False)
-    process = context.Process(target=_static_child, args=(list(rules), file, max_atoms, memory_mb, child), daemon=True)
-    process.start()
-    child.close()
+    """:func:`static_model` in an isolated child, killed after ``seconds``; ReasonerError when it does not finish."""
     try:
-        if not parent.poll(seconds):
-            raise ReasonerError(f"{file}: grounding phase 'static' exceeded the time limit of {seconds:g} s")
-        try:
-            kind, payload = parent.recv()
-        except EOFError:
-            raise ReasonerError(
-                f"{file}: grounding phase 'static' failed (the grounder process died, "
-                f"likely over the {memory_mb} MB memory limit)"
-            ) from None
-        if kind == "error":
-            raise ReasonerError(payload)
-        return payload  # type: ignore[no-any-return]
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join(5)
-        parent.close()
+        facts: Facts = run_isolated(static_model, (list(rules), file, max_atoms), seconds=seconds, memory_mb=memory_mb)
+    except IsolationError as exc:
+        raise grounding_error(file, "static", exc, seconds, memory_mb) from None
+    return facts
 
 
 def _strongly_connected(nodes: Sequence[RelKey], edges: Mapping[RelKey, set[RelKey]]) -> list[list[RelKey]]:

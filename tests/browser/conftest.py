@@ -28,6 +28,7 @@ from ggp.player import Budget
 from ggp.players.base import BasePlayer
 from ggp.reasoner.machine import Move, State
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing, needs
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -63,7 +64,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.skip(reason=reason))
+            item.add_marker(needs(False, reason))
 
 
 class ManagerThread:
@@ -136,7 +137,7 @@ def manager_url() -> Iterator[str]:
     """URL (ending in '/') of a fresh manager with ticTacToe (and rockPaperScissors when present) and the
     random, legal and slow players."""
     if missing_requirement():
-        pytest.skip(missing_requirement())
+        missing(missing_requirement())
     tmp = Path(tempfile.mkdtemp(prefix="ggp-ui-"))
     server = ManagerThread(tmp / "manager.db")
     try:

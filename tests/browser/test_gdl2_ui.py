@@ -8,6 +8,7 @@ import pytest
 
 from tests.browser.conftest import api, wait_finished
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -21,7 +22,7 @@ def test_a_gdl2_match_page_shows_what_the_guesser_saw_beside_the_true_state(page
     from playwright.sync_api import expect
 
     if not GUESS.is_file():
-        pytest.skip("kif/guessNumber is not present")
+        missing("kif/guessNumber is not present")
     api(manager_url, "api/games", {"key": "guessNumber", "kif": GUESS.read_text()})
     # One player for two roles: the manager seats chance ('random') itself.
     payload = {"game": "guessNumber", "players": ["legal"], "startclock": 5, "playclock": 2, "seed": 3}

@@ -26,6 +26,7 @@ from tests.browser.conftest import (
     api,
     wait_finished,
 )
+from tests.prerequisites import missing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -205,7 +206,7 @@ def test_a_game_without_a_grid_shows_its_fluents(page: Page, manager_url: str) -
     from playwright.sync_api import expect
 
     if not ROCK_PAPER_SCISSORS.is_file():
-        pytest.skip(f"{ROCK_PAPER_SCISSORS} is missing")
+        missing(f"{ROCK_PAPER_SCISSORS} is missing")
     match_id = start_match(manager_url, ["random", "legal"], game="rockPaperScissors", seed=1)
     record = wait_finished(manager_url, match_id)
     page.goto(manager_url + "#/match/" + match_id)

@@ -28,6 +28,7 @@ from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 
 def clingo_machine(rules: Description) -> StateMachine:
@@ -41,7 +42,7 @@ KUHN = KIF_DIR / "kuhnPoker" / "kuhnPoker.kif"
 
 def game(path: Path) -> Description:
     if not path.is_file():
-        pytest.skip(f"{path.name} is not present")
+        missing(f"{path.name} is not present")
     return load_kif(path)
 
 

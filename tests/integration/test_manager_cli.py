@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import signal
@@ -18,9 +17,10 @@ from ggp.commands._manager_server import check_exposure, is_loopback
 from ggp.errors import InputError
 from ggp.manager.records import from_json
 from tests.conftest import KIF_DIR
+from tests.prerequisites import needs
 
 TICTACTOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
-needs_tictactoe = pytest.mark.skipif(not TICTACTOE.is_file(), reason="kif/ticTacToe is not present")
+needs_tictactoe = needs(TICTACTOE.is_file(), "kif/ticTacToe is not present")
 
 
 @needs_tictactoe
@@ -39,7 +39,6 @@ def test_match_command_writes_a_complete_record_fixed_by_the_seed(tmp_path: Path
 
 
 @needs_tictactoe
-@pytest.mark.skipif(importlib.util.find_spec("ggp.protocol.server") is None, reason="no player server yet")
 def test_match_command_runs_built_in_players_over_loopback_http(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "ticTacToe", "--player", "legal", "--player", "random", "--startclock", "5",
                  "--playclock", "1", "--seed", "2", "--quiet"]) == 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
@@ -26,6 +25,7 @@ from ggp.protocol.server import create_player_app
 from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.clingo_machine import GroundingLimits
 from tests.conftest import CORPUS
+from tests.prerequisites import missing
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
 DEADLINES = Deadlines(start_s=20.0, play_s=10.0, stop_s=5.0, abort_s=5.0, connect_s=5.0)
@@ -37,7 +37,7 @@ async def test_a_classic_map_match_reaches_the_step_cap_as_a_draw_with_a_complet
 ) -> None:
     path = CORPUS / "seed-games" / "classicMap.kif"
     if not path.is_file():
-        pytest.skip(f"{path} is not present")
+        missing(f"{path} is not present")
     description = load_kif(path)
     # The "auto" engine: grounding once gives up within its (here 1 s) budget, the per-state reasoner plays.
     machine = choose_machine(description, GroundingLimits(), budget_seconds=1.0)

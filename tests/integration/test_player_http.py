@@ -31,6 +31,7 @@ from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR, ROOT
+from tests.prerequisites import missing
 
 
 def clingo_machine(rules: Description) -> StateMachine:
@@ -41,7 +42,7 @@ TIC_TAC_TOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
 
 def rules() -> Description:
     if not Path(TIC_TAC_TOE).is_file():
-        pytest.skip("kif/ticTacToe/ticTacToe.kif is not present")
+        missing("kif/ticTacToe/ticTacToe.kif is not present")
     return load_kif(TIC_TAC_TOE)
 
 

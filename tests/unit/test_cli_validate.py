@@ -103,7 +103,7 @@ def test_a_50_mb_file_is_rejected_by_the_size_limit(tmp_path: Path, capsys: pyte
             handle.write(chunk)
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert re.match(re.escape(str(path)) + r":1:1: error\[syntax\]: file has [\d,]+ bytes, more than the limit", out)
+    assert re.match(re.escape(str(path)) + r":1:1: error\[syntax\]: file has more than the limit of [\d,]+ bytes", out)
 
 
 def test_a_missing_file_is_an_error_line_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,3 +214,18 @@ def test_the_installed_command_runs_in_a_real_process(tmp_path: Path) -> None:
         f"{bad}:9:1: warning[duplicate-rule]: exact duplicate of the sentence at line 1  in: (role x)",
         f"{bad}: invalid, 1 error, 1 warning",
     ]
+
+
+def test_an_endless_device_is_refused_by_the_size_limit_while_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero on this system")  # a platform fact, not a missing prerequisite
+    assert main(["validate", "/dev/zero"]) == 1
+    assert "/dev/zero:1:1: error[syntax]: file has more than the limit of" in capsys.readouterr().out
+
+
+def test_load_kif_takes_a_file_name_as_well_as_a_path() -> None:
+    from ggp.files import load_kif
+    from tests.conftest import KIF_DIR
+
+    path = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
+    assert load_kif(str(path)) == load_kif(path)

@@ -22,6 +22,7 @@ from ggp.evaluation.selfplay import (
 from ggp.player import Player
 from ggp.players.registry import make_player
 from ggp.reasoner.engines import KifMachines
+from tests.prerequisites import require_module
 from tests.unit.evaluation.tiny_games import NIM
 
 GAME = GameSource("nim", NIM)
@@ -136,7 +137,7 @@ def test_a_job_that_kills_its_worker_is_retried_once_then_reported(tmp_path: Pat
 
 @pytest.mark.timeout(180)
 def test_a_local_ray_instance_gives_the_local_results() -> None:
-    ray = pytest.importorskip("ray")
+    ray = require_module("ray")
     jobs = _jobs(matches=1)
     local = run_jobs(jobs, make_player, MACHINES)
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)

@@ -13,6 +13,7 @@ from ggp.manager.app import create_app
 from ggp.manager.service import Manager, ManagerSettings
 from ggp.manager.store import Store
 from tests.helpers.manager_machines import NIM_KIF
+from tests.prerequisites import require_module
 from tests.unit.manager.conftest import FAST
 
 Client = TestClient[web.Request, web.Application]
@@ -80,7 +81,7 @@ async def test_rules_must_come_in_exactly_one_known_format(aiohttp_client: Clien
 @pytest.fixture
 async def sbg_manager() -> AsyncIterator[Manager]:
     """A manager wired as ``ggp serve`` wires it: the clingo reasoner and the SBG translator."""
-    pytest.importorskip("clingo")
+    require_module("clingo")
     from ggp.commands._manager_glue import game_translators, machine_factory
 
     store = Store(":memory:")

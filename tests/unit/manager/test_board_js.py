@@ -6,9 +6,8 @@ import json
 import shutil
 import subprocess
 
-import pytest
-
 from ggp.manager.app import STATIC_DIR
+from tests.prerequisites import needs
 
 NODE = shutil.which("node")
 
@@ -34,7 +33,7 @@ def layouts(states: list[str]) -> list[dict[str, object] | None]:
     return json.loads(result.stdout)  # type: ignore[no-any-return]
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@needs(NODE is not None, "node is not installed")
 def test_grid_games_show_a_board_and_other_games_a_fluent_list() -> None:
     tictactoe = "( (cell 1 1 x) (cell 1 2 b) (cell 2 1 o) (cell 2 2 b) (control oplayer) )"
     [grid] = layouts([tictactoe])
@@ -44,7 +43,7 @@ def test_grid_games_show_a_board_and_other_games_a_fluent_list() -> None:
     assert layouts(["( (pile 3) (control a) )"]) == [None]
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@needs(NODE is not None, "node is not installed")
 def test_sparse_boards_grow_with_the_states_seen_and_numbers_sort_numerically() -> None:
     states = ["( (control red) )", "( (cell 2 1 red) (control black) )",
               "( (cell 2 1 red) (cell 10 1 black) (control red) )",

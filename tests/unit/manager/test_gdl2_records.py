@@ -13,6 +13,7 @@ from ggp.errors import InputError
 from ggp.manager.app import STATIC_DIR
 from ggp.manager.records import MatchRecord, from_dict, from_json, to_dict, to_json
 from ggp.manager.store import Store
+from tests.prerequisites import needs
 
 NODE = shutil.which("node")
 
@@ -68,7 +69,7 @@ def percept_views(record: MatchRecord, step: int) -> list[dict[str, object]]:
     return json.loads(result.stdout)  # type: ignore[no-any-return]
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@needs(NODE is not None, "node is not installed")
 def test_the_match_page_shows_each_role_its_own_moves_and_percepts_up_to_the_step() -> None:
     assert percept_views(RECORD, 2) == [{"role": "guesser", "player": "dmcts", "steps": [
         {"step": 1, "move": "noop", "percepts": []},

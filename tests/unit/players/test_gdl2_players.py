@@ -18,6 +18,7 @@ from ggp.players.registry import PLAYER_TYPES, make_player
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State, StateMachine
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 GUESS = KIF_DIR / "guessNumber" / "guessNumber.kif"
 KUHN = KIF_DIR / "kuhnPoker" / "kuhnPoker.kif"
@@ -25,7 +26,7 @@ KUHN = KIF_DIR / "kuhnPoker" / "kuhnPoker.kif"
 
 def machine(path: Path) -> StateMachine:
     if not path.is_file():
-        pytest.skip(f"{path.name} is not present")
+        missing(f"{path.name} is not present")
     return make_machine(load_kif(path), "clingo")
 
 

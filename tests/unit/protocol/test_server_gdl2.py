@@ -21,6 +21,7 @@ from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 
 def clingo_machine(rules: Description) -> StateMachine:
@@ -32,7 +33,7 @@ GUESS = KIF_DIR / "guessNumber" / "guessNumber.kif"
 
 def rules(path: Path) -> str:
     if not path.is_file():
-        pytest.skip(f"{path.name} is not present")
+        missing(f"{path.name} is not present")
     return "(" + to_kif(load_kif(path)).replace("\n", " ") + ")"
 
 

@@ -19,6 +19,7 @@ from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
 from ggp.testing import check_state_machine
 from tests.conftest import CORPUS, KIF_DIR, kif_games, needs_shared
+from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine, clingo_machine, random_states
 
 CORPUS_SAMPLE = (
@@ -58,7 +59,7 @@ GRAPH = """
 """
 """Ground-level positive recursion: conn(1), conn(2), conn(3) depend on each other."""
 
-needs_cc = pytest.mark.skipif(find_compiler() is None, reason="no c compiler")
+needs_cc = needs(find_compiler() is not None, "no c compiler (cc)")
 
 
 def _corpus_sample() -> list[Path]:

@@ -7,6 +7,7 @@ import pytest
 from ggp.gdl.parser import parse_kif
 from ggp.reasoner.circuit import CircuitStateMachine
 from tests.conftest import CORPUS
+from tests.prerequisites import missing
 from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine
 
 BASE = """(role a) (init x) (init y)
@@ -49,7 +50,7 @@ def test_redundant_rules_leave_the_circuit_as_small_as_the_plain_game(name: str)
 def test_the_corpus_breakthrough_compiles_to_a_small_fraction_of_its_ground_rules() -> None:
     path = CORPUS / "breakthrough.kif"
     if not path.is_file():
-        pytest.skip(f"{path} is not present")
+        missing(f"{path} is not present")
     machine = circuit_machine(path)
     statements, literals = machine.circuit.size()
     assert machine.circuit.ground_rules > 40_000

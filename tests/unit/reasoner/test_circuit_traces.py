@@ -22,6 +22,7 @@ from ggp.reasoner.circuit.evaluate import EvaluatorKind
 from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
 from ggp.reasoner.traces import load_trace, replay_trace
 from tests.conftest import CORPUS, TRACES, known_unsupported, needs_shared
+from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import LOCAL
 
 DEFAULT_GAMES = (
@@ -64,7 +65,7 @@ def test_the_interpreted_circuit_replays_the_reference_trace(trace_path: Path) -
     _replay(trace_path, "interpreter", DEFAULT_MAX_NODES)
 
 
-@pytest.mark.skipif(find_compiler() is None, reason="no c compiler")
+@needs(find_compiler() is not None, "no c compiler (cc)")
 @pytest.mark.parametrize(
     "trace_path", needs_shared([TRACES / f"{key}.json" for key in COMPILED if (TRACES / f"{key}.json").is_file()]),
     ids=lambda p: getattr(p, "stem", "none"),

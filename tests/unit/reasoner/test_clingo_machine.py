@@ -12,6 +12,7 @@ from ggp.gdl.parser import parse_kif, parse_term
 from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
 from ggp.reasoner.machine import State
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 COUNTER = """
 (role a) (role b)
@@ -125,7 +126,7 @@ def test_names_clingo_cannot_spell_round_trip() -> None:
 def test_grounded_and_fresh_query_modes_answer_alike(key: str) -> None:
     path = KIF_DIR / key / f"{key}.kif"
     if not path.is_file():
-        pytest.skip(f"{path} is not present")
+        missing(f"{path} is not present")
     description = load_kif(path)
     machines = [ClingoStateMachine(description, LOCAL, query_mode=mode) for mode in ("grounded", "fresh", "auto")]
     rng = random.Random(3)

@@ -14,6 +14,7 @@ from ggp.reasoner.engines import ENGINES, make_machine
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.testing import check_state_machine
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 LOCAL = GroundingLimits(isolate=False)
 GAME = "(role a) (init s) (<= (legal a go) (true s)) (<= (next t) (does a go)) (<= terminal (true t)) (goal a 100)"
@@ -44,7 +45,7 @@ def test_the_naive_engine_refuses_illegal_moves() -> None:
 def test_naive_and_clingo_agree_on_random_playouts(key: str) -> None:
     path = KIF_DIR / key / f"{key}.kif"
     if not path.is_file():
-        pytest.skip(f"{path} is not present")
+        missing(f"{path} is not present")
     description = load_kif(path)
     clingo_machine = ClingoStateMachine(description, LOCAL)
     naive = NaiveStateMachine(description)

@@ -17,6 +17,7 @@ from ggp.reasoner.gdl2 import PerceptHistory, PerceptMachine, percepts_of, sampl
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from tests.conftest import KIF_DIR
+from tests.prerequisites import missing
 
 Factory = Callable[[Description], PerceptMachine]
 ENGINES: dict[str, Factory] = {
@@ -38,7 +39,7 @@ def seen(*texts: str) -> frozenset[Term]:
 def game(key: str) -> Description:
     path = KIF_DIR / key / f"{key}.kif"
     if not path.is_file():
-        pytest.skip(f"{path} is not present")
+        missing(f"{path} is not present")
     return load_kif(path)
 
 

@@ -19,6 +19,7 @@ from ggp.reasoner.per_state import PerStateMachine
 from ggp.reasoner.rulecode import compile_rules, dynamic_relations, to_term, to_value
 from ggp.testing import check_state_machine
 from tests.conftest import kif_games
+from tests.prerequisites import missing
 
 LOCAL = GroundingLimits(isolate=False)
 
@@ -57,7 +58,7 @@ def test_per_state_agrees_with_clingo_on_the_project_games(path: Path) -> None:
 def test_per_state_passes_the_state_machine_contract() -> None:
     path = Path(__file__).resolve().parents[3] / "kif" / "ticTacToe" / "ticTacToe.kif"
     if not path.is_file():
-        pytest.skip("kif/ticTacToe is not present")
+        missing("kif/ticTacToe is not present")
     assert check_state_machine(PerStateMachine(load_kif(path)), playouts=2, seed=3) > 5
 
 

@@ -23,6 +23,7 @@ from ggp.reasoner.machine import State
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from tests.conftest import CORPUS
+from tests.prerequisites import missing
 
 SEED = CORPUS / "seed-games"
 
@@ -43,7 +44,7 @@ DISTANCES = {
 def seed_game(name: str) -> Description:
     path = SEED / f"{name}.kif"
     if not path.is_file():
-        pytest.skip(f"{path} is not present")
+        missing(f"{path} is not present")
     return load_kif(path)
 
 

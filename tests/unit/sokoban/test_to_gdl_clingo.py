@@ -11,9 +11,10 @@ from ggp.translators.sokoban.generator import SymSettings, generate
 from ggp.translators.sokoban.level import parse_level
 from ggp.translators.sokoban.solver import solve_moves, solve_pushes
 from ggp.translators.sokoban.to_gdl import move_term, translate
+from tests.prerequisites import require_module
 from tests.unit.sokoban.levels import L2, L3, Known
 
-clingo_machine = pytest.importorskip("ggp.reasoner.clingo_machine")
+clingo_machine = require_module("ggp.reasoner.clingo_machine")
 
 def _play(game: Description, moves: str) -> tuple[bool, tuple[int, ...], int]:
     """Replay LURD moves; returns (terminal, goals, moves played before the game ended)."""
