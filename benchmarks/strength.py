@@ -139,15 +139,17 @@ def markdown(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-_INTRO = """## Player strength
+_INTRO = """# Player strength
 
-Measured with `python benchmarks/strength.py` (in-process games through `ggp.arena`, seats
-swapped every game so each player has each role equally often, iteration budgets per move and
-fixed seeds, so the table replays exactly). Score = (wins + draws / 2) / games for the first
-player; the 95% interval is Wilson's score interval on that fraction. MCTS budgets are tree
-iterations per move, each scored by `playouts_per_leaf` random playouts (run as one batch by the
-compiled `circuit` engine); alpha-beta budgets are visited nodes per move. Time is wall-clock on
-a shared, loaded 2-core machine.
+Measured with `python benchmarks/strength.py` (in-process games through `ggp.arena`, which plays by
+the project's one match loop ([matches.md](matches.md)), seats swapped every game so each player
+has each role equally often, iteration budgets per move and fixed seeds, so the table replays
+exactly). Score = (wins + draws / 2) / games for the first player; the 95% interval is Wilson's
+score interval on that fraction. MCTS budgets are tree iterations per move, each scored by
+`playouts_per_leaf` random playouts (run as one batch by the compiled `circuit` engine); alpha-beta
+budgets are visited nodes per move. Forced moves (a `noop` while the opponent moves) cost no
+search: the budgets are spent on decisions ([players.md](players.md)). Time is wall-clock on a
+shared 2-core machine (load average about 2 when measured, 2026-11-24).
 """
 
 
@@ -158,7 +160,8 @@ Notes:
   drawing move alike, so as the second player it drew about a quarter of its games against Random
   (92.5% score in a 20-game pilot). At a solved root that is not a win it now keeps the proven
   value and picks the move whose opponent replies are worst for the opponent on average
-  (`AlphaBetaPlayer._most_forgiving`), which gives the 97% above (94 wins, 6 draws in 100 games).
+  (`AlphaBetaPlayer._most_forgiving`), which gives the 99% above (94 wins, 6 draws in 100 games
+  before forced moves stopped costing the players search).
 - MCTS 10x vs 1x at tic-tac-toe uses a small 1x budget (10 iterations) on purpose: with more,
   both sides play the game nearly perfectly and most games are draws (1000 vs 100 iterations:
   4 wins, 16 draws, 0 losses in 20 games, a 60% score that only just misses "> 60%").

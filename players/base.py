@@ -23,6 +23,8 @@ class BasePlayer:
     """
 
     name = "base"
+    ponders = False
+    """Whether searching on a forced move helps later moves (a reused tree); see :meth:`choose`."""
 
     def __init__(self, seed: int = 0, budget: Budget | None = None) -> None:
         self.seed = seed
@@ -61,7 +63,11 @@ class BasePlayer:
         self._best = None
 
     def choose(self, state: State, budget: Budget) -> Move:
-        """A legal move of the role in ``state``; raises ``ValueError`` when it has none."""
+        """A legal move of the role in ``state``; raises ``ValueError`` when it has none.
+
+        A forced move (one legal move) is answered without search, unless the player :attr:`ponders`
+        and the budget has a deadline or a cancel event (a clock).
+        """
         legal = self.machine.legal_moves(state, self.role)
         if not legal:
             raise ValueError(f"role {str(self.role)!r} has no legal move in this state")
@@ -70,6 +76,11 @@ class BasePlayer:
         if self.move_seconds is not None:
             limits = limits.tightest(Budget.for_seconds(self.move_seconds))
         limits = limits.or_default(DEFAULT_ITERATIONS)
+        if len(legal) == 1 and not (self.ponders and (limits.deadline is not None or limits.cancel is not None)):
+            # A forced move is no decision: an iteration or depth budget is spent on decisions only
+            # (a turn-based engine never asks a player that cannot move). A player whose search
+            # carries over (:attr:`ponders`) still searches under a clock, in time that passes anyway.
+            return legal[0]
         move = self._search(state, legal, limits)
         self._best = move
         return move

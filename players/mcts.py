@@ -50,6 +50,7 @@ class MctsPlayer(BasePlayer):
     """UCT with UCB1 (``exploration`` is the constant c on goals scaled to 0..1) and tree reuse."""
 
     name = "mcts"
+    ponders = True  # the tree grown on a forced move is reused at the next decision
 
     def __init__(
         self,

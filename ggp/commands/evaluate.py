@@ -79,11 +79,13 @@ def run(args: argparse.Namespace) -> int:
         unplayable_report,
     )
     from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
+    from ggp.match.rules import MatchRules
     from ggp.players.registry import make_player, parse_spec
     from ggp.reasoner.engines import KifMachines
 
     if args.matches < 1:
         raise ValueError("--matches must be at least 1")
+    MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
     specs = tuple(s.strip() for s in args.players.split(";")) if args.players else DEFAULT_LADDER
     for spec in specs:
         parse_spec(spec)

@@ -55,14 +55,14 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = "draw"
+DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = MatchRules().step_cap_outcome
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
     """Who plays one role: a display name, the player's URL, and its kind.
 
-    ``url=None`` means the manager itself plays uniformly at random (kind ``random``).
+    ``url=None`` means the match loop plays it uniformly at random (kind ``random``; docs/matches.md).
     """
 
     name: str
@@ -75,8 +75,7 @@ class Seat:
 
 
 RANDOM_SEAT = Seat("random", None, "random")
-
-RANDOM_SEAT = Seat("random", None, "random")
+"""The manager's own seat: the match loop plays it uniformly at random from the match seed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +116,9 @@ class MatchConfig:
     wedge_s: float | None = None
     deadlines: Deadlines | None = None
     tournament: str = ""
+
+    def __post_init__(self) -> None:
+        MatchRules(self.step_cap, self.step_cap_outcome)  # InputError for a step cap below 1
 
     def effective_deadlines(self) -> Deadlines:
         return self.deadlines or Deadlines.from_clocks(self.start_clock, self.play_clock)

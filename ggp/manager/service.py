@@ -39,6 +39,7 @@ from ggp.manager.runner import (
 )
 from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
 from ggp.manager.tournament import TournamentSpec, round_robin
+from ggp.match.rules import MatchRules
 from ggp.protocol.messages import uses_sees
 from ggp.reasoner.machine import StateMachine
 
@@ -69,6 +70,9 @@ class ManagerSettings:
     step_cap_outcome: StepCapOutcome = DEFAULT_STEP_CAP_OUTCOME
     max_running: int = 500
     deadlines: Deadlines | None = None
+
+    def __post_init__(self) -> None:
+        MatchRules(self.step_cap, self.step_cap_outcome)  # InputError now, not at the first match
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,10 @@ and the match's fallback move.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from ggp.match.loop import Answer, Ending, MatchInfo, StepInfo, View, play, with_chance_seat
 from ggp.match.referee import Referee
@@ -119,10 +118,15 @@ def play_local(
     seats = with_chance_seat(roles, [None if p is None else PlayerSeat(p, budget) for p in players], None)
     info = MatchInfo(match_id, machine, gdl2=gdl2)
     referee = Referee(machine, gdl2=gdl2)
+    return _run_to_end(play(referee, seats, info, seed, rules, listener, parallel=False))
+
+
+def _run_to_end(match: Coroutine[object, object, Ending]) -> Ending:
+    """Run a match coroutine that never suspends (in-process seats, ``parallel=False``) without an
+    event loop: no loop to create per match, and it works inside a running one (a notebook)."""
     try:
-        asyncio.get_running_loop()
-    except RuntimeError:  # the usual case: no event loop in this thread
-        return asyncio.run(play(referee, seats, info, seed, rules, listener))
-    # Called from async code (a notebook, an async test): run the match's own loop in a helper thread.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, play(referee, seats, info, seed, rules, listener)).result()
+        match.send(None)
+    except StopIteration as finished:
+        return cast(Ending, finished.value)
+    match.close()
+    raise RuntimeError("an in-process match waited for I/O; only seats that never suspend can be played here")

@@ -5,7 +5,7 @@
 goes through the :class:`~ggp.match.referee.Referee`. The rules (docs/matches.md):
 
 - every step, every seat is asked for a move, forced or not (as ggp-base's GameServer sends PLAY to
-  every player every step), in parallel;
+  every player every step), in parallel (``parallel=False``: one after another, in role order);
 - before the requests go out, one fallback per role is drawn from the match's seeded RNG
   (``random.Random(seed).choice`` of the role's legal moves, in role order), so the seed alone fixes
   every fallback and every chance move;
@@ -26,7 +26,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -163,22 +163,27 @@ async def play(
     listener: Listener | None = None,
     wedge_s: float | None = None,
     clock: Callable[[], float] = time.monotonic,
+    parallel: bool = True,
 ) -> Ending:
     """Play one match to its end (see the module docstring for the rules) and return how it ended.
 
-    ``wedge_s`` aborts a match in which one step took longer than that (by ``clock``). Cancelling the
+    ``wedge_s`` aborts a match in which one step took longer than that (by ``clock``). ``parallel``
+    sends each message to all seats at once (remote seats); without it the seats are asked one after
+    another and the loop itself never suspends, so in-process matches need no event loop
+    (:func:`ggp.match.local.play_local`). The results are the same either way. Cancelling the
     task sends ABORT to every seat, tells the listener and re-raises. Raises :class:`InputError` when
     the seats do not fit the roles.
     """
     names = [seat.name if seat is not None else "random" for seat in seats]
     check_seats([str(role) for role in referee.roles], seats, names)
-    return await _Match(referee, seats, names, info, seed, rules or MatchRules(), listener, wedge_s, clock).run()
+    return await _Match(referee, seats, names, info, seed, rules or MatchRules(), listener, wedge_s, clock,
+                        parallel).run()
 
 
 class _Match:
     def __init__(self, referee: Referee, seats: Sequence[Seat | None], names: Sequence[str], info: MatchInfo,
                  seed: int, rules: MatchRules, listener: Listener | None, wedge_s: float | None,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], parallel: bool) -> None:
         self.referee = referee
         self.seats = tuple(seats)
         self.names = tuple(names)
@@ -189,9 +194,16 @@ class _Match:
         self.listener = listener
         self.wedge_s = wedge_s
         self.clock = clock
+        self.parallel = parallel
         self.last_joint: tuple[Move, ...] | None = None
         self.last_percepts: Percepts | None = None
         self.ending: Ending | None = None
+
+    async def _each(self, ask: Callable[[int, Seat | None], Awaitable[_T]]) -> list[_T]:
+        """``ask`` every seat: all at once, or (``parallel=False``) one after another in role order."""
+        if self.parallel:
+            return list(await asyncio.gather(*(ask(i, seat) for i, seat in enumerate(self.seats))))
+        return [await ask(i, seat) for i, seat in enumerate(self.seats)]
 
     def _where(self, index: int) -> str:
         return f"match {self.info.match_id}: role {self.roles[index]} ({self.names[index]})"
@@ -205,7 +217,7 @@ class _Match:
         async def one(index: int, seat: Seat | None) -> Answer:
             return Answer() if seat is None else await seat.start(self.info, index)
 
-        answers = await asyncio.gather(*(one(i, seat) for i, seat in enumerate(self.seats)))
+        answers = await self._each(one)
         for index, answer in enumerate(answers):
             if answer.code:
                 log.warning("%s: START %s", self._where(index), answer.code)
@@ -225,7 +237,7 @@ class _Match:
         async def one(index: int, seat: Seat | None) -> Answer | None:
             return None if seat is None else await seat.play(self._view(index))
 
-        answers = await asyncio.gather(*(one(i, seat) for i, seat in enumerate(self.seats)))
+        answers = await self._each(one)
         joint: list[Move] = []
         errors: list[str] = []
         for index, answer in enumerate(answers):
@@ -261,7 +273,7 @@ class _Match:
             if seat is not None:
                 await (seat.stop(self._view(index)) if farewell == "stop" else seat.abort())
 
-        await asyncio.gather(*(one(i, seat) for i, seat in enumerate(self.seats)))
+        await self._each(one)
 
     async def _abort(self, reason: EndReason, detail: str) -> Ending:
         await self._end(Ending(reason, None, self.referee.steps, detail), "abort")

@@ -217,7 +217,10 @@ def test_mcts_reuses_its_tree_between_turns() -> None:
     reused = next(child for child in root.children.values() if child.state == after)
     visits_before = reused.count
     assert visits_before > 0
-    player.choose(after, Budget())
+    # The forced noop turn under an iteration budget is no decision: answered at once, no search.
+    assert player.choose(after, Budget()) == Const("noop") and reused.count == visits_before
+    # Under a clock (the player server passes a cancel event and a deadline) it ponders, reusing the tree.
+    player.choose(after, Budget(cancel=threading.Event()))
     assert player._root is reused and reused.count == visits_before + 200
 
 
