@@ -24,7 +24,7 @@ from typing import Any
 
 from ggp.files import load_kif
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.clingo_machine import GroundingLimits
+from ggp.reasoner.machine import GroundingLimits
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -80,7 +80,8 @@ def main() -> None:
         kif_bytes = len(to_kif(description).encode())
         ground, atoms = "-", "-"
         if not args.no_clingo:
-            from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+            from ggp.reasoner.clingo_machine import ClingoStateMachine
+            from ggp.reasoner.machine import GroundingLimits
 
             started = time.perf_counter()
             machine = ClingoStateMachine(description, GroundingLimits(isolate=False))

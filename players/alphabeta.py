@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from ggp.gdl.terms import Const, Func, Term
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
-from ggp.players.mcts import CHANCE_ROLE, MctsPlayer
-from ggp.reasoner.machine import Move, Role, State, StateMachine
+from ggp.players.mcts import MctsPlayer
+from ggp.reasoner.machine import CHANCE_ROLE, Move, Role, State, StateMachine
 from ggp.reasoner.playouts import safe_goals
 
 log = logging.getLogger(__name__)

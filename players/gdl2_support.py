@@ -41,7 +41,7 @@ from ggp.errors import GgpError, IllegalMoveError
 from ggp.gdl.terms import Term
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
-from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine, role_index
+from ggp.reasoner.machine import JointMove, Move, PerceptMachine, Role, State, StateMachine, role_index
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +62,9 @@ REBUILD_NODES = 5000
 
 def percept_step(machine: StateMachine, state: State, joint: JointMove) -> tuple[State, tuple[Percepts, ...]]:
     """The successor and each role's percepts; empty percepts for a machine without ``sees`` support."""
-    step = getattr(machine, "next_state_and_percepts", None)
-    if step is None:
+    if not isinstance(machine, PerceptMachine):
         return machine.next_state(state, joint), tuple(frozenset() for _ in machine.roles)
-    result: tuple[State, tuple[Percepts, ...]] = step(state, joint)
-    return result
+    return machine.next_state_and_percepts(state, joint)
 
 
 class BeliefState:

@@ -14,14 +14,10 @@ from __future__ import annotations
 
 import math
 
-from ggp.gdl.terms import Const
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
-from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
+from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, Role, State, StateMachine
 from ggp.reasoner.playouts import playout_goals, safe_goals
-
-CHANCE_ROLE = Const("random")
-"""The GDL-II name of the chance player."""
 
 _BEST_EVERY = 32
 """Iterations between updates of the anytime best move."""

@@ -43,8 +43,7 @@ from ggp.match.rules import (
     StepCapOutcome,
 )
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.gdl2 import PerceptMachine
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.machine import PerceptMachine, StateMachine
 
 __all__ = [
     "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",

@@ -41,7 +41,7 @@ from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
 from ggp.manager.tournament import TournamentSpec, round_robin
 from ggp.match.rules import MatchRules
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.machine import PerceptMachine, StateMachine
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +196,7 @@ class Manager:
             machine = await asyncio.to_thread(self._machine_factory, description)
         except GgpError as exc:
             raise InputError(f"the reasoner cannot run this game: {exc}") from exc
-        if uses_sees(description) and not callable(getattr(machine, "next_state_and_percepts", None)):
+        if uses_sees(description) and not isinstance(machine, PerceptMachine):
             raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
         row = self.store.add_game(key, kif, [str(role) for role in machine.roles], name or key)
         self._machines.setdefault((row.key, row.version), (description, machine))

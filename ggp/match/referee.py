@@ -11,8 +11,7 @@ from __future__ import annotations
 from ggp.errors import GgpError
 from ggp.gdl.terms import Term
 from ggp.match.rules import GameBroken
-from ggp.reasoner.gdl2 import PerceptMachine
-from ggp.reasoner.machine import Move, Role, State, StateMachine
+from ggp.reasoner.machine import Move, PerceptMachine, Role, State, StateMachine
 
 Percepts = tuple[frozenset[Term], ...]
 """Per role in role order, what it sees after a step (GDL-II)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from ggp.errors import GgpError, InputError
-from ggp.reasoner.chance import RANDOM_ROLE
+from ggp.reasoner.machine import CHANCE_ROLE as CHANCE_TERM
 
 EndReason = Literal["terminal", "turn_limit", "step_cap", "aborted", "error"]
 """Why a match ended: the rules reached a terminal state (``terminal``; self-play reports
@@ -44,7 +44,7 @@ STEP_CAP_DRAW_GOAL: Final = 50
 rules' own goals at the cap are not used: they may be undefined in a non-terminal state, and where
 defined (running point totals) they would turn the cap into a win."""
 
-CHANCE_ROLE: Final = str(RANDOM_ROLE)
+CHANCE_ROLE: Final = str(CHANCE_TERM)
 """The role played by the match loop itself, uniformly at random (GDL-II's ``random``)."""
 
 FALLBACK: Final = "random"

@@ -21,8 +21,8 @@ from dataclasses import replace
 
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.per_state import PerStateMachine
 
 log = logging.getLogger(__name__)

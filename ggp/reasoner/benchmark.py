@@ -12,31 +12,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from ggp.errors import ReasonerError
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.machine import BatchPlayouts, StateMachine
 from ggp.reasoner.playouts import require_legal
-
-
-class PlayoutBatch(Protocol):
-    """What a batch of random playouts reports: each playout's depth, and how many got stuck (reached a
-    non-terminal state where a role has no legal move)."""
-
-    @property
-    def depths(self) -> Sequence[int]: ...
-
-    @property
-    def stuck(self) -> int: ...
-
-
-@runtime_checkable
-class BatchPlayouts(Protocol):
-    """An engine that runs many random playouts in one call."""
-
-    def random_playouts(self, n: int, seed: int, batch: int = ...) -> PlayoutBatch: ...
 
 
 @dataclass(frozen=True, slots=True)

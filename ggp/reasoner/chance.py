@@ -32,16 +32,12 @@ import random
 from collections.abc import Sequence
 
 from ggp.errors import ReasonerError
-from ggp.gdl.terms import Const
-from ggp.reasoner.machine import JointMove, Move, State, StateMachine
-
-RANDOM_ROLE = Const("random")
-"""The role name GDL-II reserves for chance."""
+from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, State, StateMachine
 
 
 def chance_roles(machine: StateMachine) -> tuple[int, ...]:
     """Indices (in role order) of the roles named ``random``."""
-    return tuple(i for i, role in enumerate(machine.roles) if role == RANDOM_ROLE)
+    return tuple(i for i, role in enumerate(machine.roles) if role == CHANCE_ROLE)
 
 
 def has_chance(machine: StateMachine) -> bool:

@@ -33,7 +33,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import clingo
@@ -43,7 +42,7 @@ from ggp.gdl.terms import Description, Rule, Term, atoms_of
 from ggp.graphs import reachable
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
 from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
-from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries
 
 log = logging.getLogger(__name__)
 
@@ -58,20 +57,6 @@ _NEXT_TARGETS = frozenset({"next", "sees", "role"})
 _SHOWN = """
 #show legal/2. #show next/1. #show terminal/0. #show goal/2. #show init/1. #show sees/2.
 """
-
-
-@dataclass(frozen=True, slots=True)
-class GroundingLimits:
-    """Bounds on grounding a game.
-
-    ``seconds`` and ``memory_mb`` apply to each phase in a child process when ``isolate`` is true;
-    ``max_atoms`` bounds the number of ground atoms in every mode.
-    """
-
-    seconds: float = 60.0
-    memory_mb: int = 4096
-    max_atoms: int = 5_000_000
-    isolate: bool = True
 
 
 def _clingo_logger(code: clingo.MessageCode, message: str) -> None:
@@ -173,68 +158,6 @@ def _isolated_domain(description: Description, limits: GroundingLimits) -> tuple
     except IsolationError as exc:
         raise grounding_error(description.file, phase[0], exc, limits.seconds, limits.memory_mb) from None
     return list(fluents), list(moves)
-
-
-@dataclass(frozen=True, slots=True)
-class StateInfo:
-    """Everything that depends on the state alone: legal moves per role, terminal, raw goal values."""
-
-    legal: tuple[tuple[Move, ...], ...]
-    terminal: bool
-    goal_values: tuple[tuple[Term, ...], ...]
-
-
-def goals_from_values(
-    file: str, roles: Sequence[Role], goal_values: Sequence[Sequence[Term]], state: State
-) -> tuple[int, ...]:
-    """One integer goal per role from the raw goal values; ReasonerError when a role has none, several or a non-integer."""
-    values = []
-    for role, found in zip(roles, goal_values):
-        if len(found) != 1:
-            shown = ", ".join(sorted(str(v) for v in found)) or "none"
-            raise ReasonerError(f"{file}: role {role} has {len(found)} goal values ({shown}) in state {state}")
-        try:
-            values.append(int(str(found[0])))
-        except ValueError:
-            raise ReasonerError(f"{file}: goal value {found[0]} of role {role} is not an integer") from None
-    return tuple(values)
-
-
-class StateInfoQueries:
-    """The state queries of the StateMachine protocol answered from one per-state record.
-
-    An engine that computes legal moves, the terminal flag and goal values together (a
-    :class:`StateInfo`, or any object with those three fields) mixes this in and defines
-    :meth:`_info`; ``_roles``, ``_role_index`` and ``description`` come from the engine.
-    """
-
-    description: Description
-    _roles: tuple[Role, ...]
-    _role_index: dict[Role, int]
-
-    def _info(self, state: State) -> StateInfo:
-        raise NotImplementedError
-
-    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        try:
-            index = self._role_index[role]
-        except KeyError:
-            raise ValueError(f"unknown role {str(role)!r}") from None
-        return self._info(state).legal[index]
-
-    def legal_joint_moves(self, state: State) -> list[JointMove]:
-        return joint_moves_product(self._info(state).legal)
-
-    def is_terminal(self, state: State) -> bool:
-        return self._info(state).terminal
-
-    def goal_values(self, state: State) -> tuple[tuple[Term, ...], ...]:
-        """Every goal value derived for each role (normally exactly one)."""
-        return self._info(state).goal_values
-
-    def goals(self, state: State) -> tuple[int, ...]:
-        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
-        return goals_from_values(self.description.file, self._roles, self._info(state).goal_values, state)
 
 
 def _relations_needed(description: Description, targets: frozenset[str]) -> frozenset[str]:

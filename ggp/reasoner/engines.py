@@ -29,8 +29,7 @@ from typing import cast
 
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description
-from ggp.reasoner.clingo_machine import GroundingLimits
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.machine import GroundingLimits, StateMachine
 
 EngineFactory = Callable[[Description, GroundingLimits | None], StateMachine]
 

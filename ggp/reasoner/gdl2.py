@@ -27,22 +27,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Term
-from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine, role_index
-
-
-@runtime_checkable
-class PerceptMachine(StateMachine, Protocol):
-    """A StateMachine that also reports GDL-II percepts (both clingo engines and the per-state one do)."""
-
-    def next_state_and_percepts(
-        self, state: State, joint_move: JointMove
-    ) -> tuple[State, tuple[frozenset[Term], ...]]:
-        """The successor and, per role in role order, the set of terms it sees after ``joint_move``."""
-        ...
+from ggp.reasoner.machine import JointMove, Move, PerceptMachine, Role, State, StateMachine, role_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +65,9 @@ class PerceptHistory:
 
 def percepts_of(machine: PerceptMachine, state: State, joint_move: JointMove) -> tuple[State, tuple[frozenset[Term], ...]]:
     """The successor and every role's percepts; ReasonerError if the machine cannot report percepts."""
-    step = getattr(machine, "next_state_and_percepts", None)
-    if step is None:
+    if not isinstance(machine, PerceptMachine):
         raise ReasonerError(f"{type(machine).__name__} does not report GDL-II percepts")
-    return step(state, joint_move)  # type: ignore[no-any-return]
+    return machine.next_state_and_percepts(state, joint_move)
 
 
 def _replay(machine: PerceptMachine, history: PerceptHistory, index: int, rng: random.Random) -> State | None:

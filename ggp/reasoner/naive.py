@@ -24,8 +24,7 @@ import clingo
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.asp import rules_to_asp, symbol_to_term, term_to_symbol
-from ggp.reasoner.clingo_machine import GroundingLimits, StateInfo, StateInfoQueries
-from ggp.reasoner.machine import JointMove, Move, Role, State
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries
 
 log = logging.getLogger(__name__)
 

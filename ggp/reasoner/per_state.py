@@ -33,8 +33,7 @@ from collections import OrderedDict
 
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
-from ggp.reasoner.clingo_machine import GroundingLimits, StateInfo, goals_from_values
-from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, goals_from_values, joint_moves_product
 from ggp.reasoner.rulecode import RuleProgram, Value, compile_rules, group_fluents, to_term, to_value
 
 log = logging.getLogger(__name__)

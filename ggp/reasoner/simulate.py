@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from ggp.errors import GgpError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.gdl.validator import Finding, Severity
-from ggp.reasoner.clingo_machine import GroundingLimits, static_relation
+from ggp.reasoner.clingo_machine import static_relation
 from ggp.reasoner.engines import make_machine
-from ggp.reasoner.machine import Role, State, StateMachine
+from ggp.reasoner.machine import GoalValueMachine, GroundingLimits, Role, State, StateMachine
 
 
 @dataclass(slots=True)
@@ -67,11 +67,7 @@ def _defines(description: Description, name: str) -> bool:
 
 
 def _goal_values(machine: StateMachine, state: State) -> tuple[tuple[Term, ...], ...] | None:
-    raw = getattr(machine, "goal_values", None)
-    if callable(raw):
-        values: tuple[tuple[Term, ...], ...] = raw(state)
-        return values
-    return None
+    return machine.goal_values(state) if isinstance(machine, GoalValueMachine) else None
 
 
 def _check_goals(

@@ -23,7 +23,7 @@ from ggp.manager.runner import (
 from ggp.players.registry import make_player
 from ggp.protocol.server import create_player_app
 from ggp.reasoner.auto import choose_machine
-from ggp.reasoner.clingo_machine import GroundingLimits
+from ggp.reasoner.machine import GroundingLimits
 from tests.conftest import CORPUS
 from tests.prerequisites import missing
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from ggp.files import load_kif
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from ggp.reasoner.traces import load_trace, replay_trace
 from ggp.testing import check_state_machine

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ggp.gdl.parser import parse_kif
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import JointMove, Move, Role, State
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State
 from ggp.testing import check_state_machine
 
 GAME = """(role a) (role b) (init (n 0)) (succ 0 1) (succ 1 2)

@@ -17,7 +17,8 @@ import clingo
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.asp import symbol_to_term
-from ggp.reasoner.clingo_machine import GroundingLimits, _isolated_domain, compute_domain, main_program
+from ggp.reasoner.clingo_machine import _isolated_domain, compute_domain, main_program
+from ggp.reasoner.machine import GroundingLimits
 
 log = logging.getLogger(__name__)
 

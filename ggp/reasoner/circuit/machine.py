@@ -38,8 +38,8 @@ from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.build import Circuit, build_circuit
 from ggp.reasoner.circuit.evaluate import Evaluator, EvaluatorKind, make_evaluator, pack_bits, unpack_bits
 from ggp.reasoner.circuit.extract import CircuitError, ground_program
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits, StateInfo, StateInfoQueries
-from ggp.reasoner.machine import JointMove, Move, Role, State
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from ggp.files import load_kif
 from ggp.reasoner.circuit import CircuitStateMachine
 from ggp.reasoner.circuit.evaluate import EvaluatorKind
 from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import State
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, State
 
 LOCAL = GroundingLimits(isolate=False)
 

@@ -21,8 +21,8 @@ from ggp.reasoner.chance import (
     terminal_goals,
 )
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from tests.conftest import KIF_DIR

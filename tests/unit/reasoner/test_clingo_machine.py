@@ -9,8 +9,8 @@ import pytest
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif, parse_term
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import State
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, State
 from tests.conftest import KIF_DIR
 from tests.prerequisites import missing
 

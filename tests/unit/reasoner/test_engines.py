@@ -9,8 +9,9 @@ import pytest
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif, parse_term
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import ENGINES, make_machine
+from ggp.reasoner.machine import GroundingLimits
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.testing import check_state_machine
 from tests.conftest import KIF_DIR

@@ -12,8 +12,9 @@ from ggp.files import load_kif
 from ggp.gdl.parser import parse_term
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.gdl2 import PerceptHistory, PerceptMachine, percepts_of, sample_states
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.gdl2 import PerceptHistory, percepts_of, sample_states
+from ggp.reasoner.machine import GroundingLimits, PerceptMachine
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from tests.conftest import KIF_DIR

@@ -9,8 +9,9 @@ import pytest
 from ggp.errors import GdlValidationError, ReasonerError
 from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Description
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
+from ggp.reasoner.machine import GroundingLimits
 
 
 def product_game(size: int, factors: int) -> Description:

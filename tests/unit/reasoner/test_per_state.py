@@ -12,9 +12,9 @@ from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.gdl.terms import Description
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import ENGINES, make_machine
-from ggp.reasoner.machine import State
+from ggp.reasoner.machine import GroundingLimits, State
 from ggp.reasoner.per_state import PerStateMachine
 from ggp.reasoner.rulecode import compile_rules, dynamic_relations, to_term, to_value
 from ggp.testing import check_state_machine

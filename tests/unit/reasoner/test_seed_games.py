@@ -18,8 +18,7 @@ from ggp.gdl.terms import Const, Description, Func, Rule, Term
 from ggp.reasoner import auto
 from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.chance import chance_roles, random_joint_move, terminal_goals
-from ggp.reasoner.clingo_machine import GroundingLimits
-from ggp.reasoner.machine import State
+from ggp.reasoner.machine import GroundingLimits, State
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
 from tests.conftest import CORPUS

@@ -6,7 +6,7 @@ import pytest
 
 from ggp.gdl.parser import parse_kif
 from ggp.gdl.validator import Finding
-from ggp.reasoner.clingo_machine import GroundingLimits
+from ggp.reasoner.machine import GroundingLimits
 from ggp.reasoner.simulate import simulate_checks
 
 LOCAL = GroundingLimits(isolate=False)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from ggp.gdl.parser import parse_kif
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits
 from ggp.reasoner.traces import (
     TraceError,
     TraceStep,

@@ -12,8 +12,8 @@ from ggp.gdl.parser import parse_kif
 from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Const
 from ggp.gdl.validator import validate
-from ggp.reasoner.clingo_machine import ClingoStateMachine, GroundingLimits
-from ggp.reasoner.machine import State
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, State
 from ggp.testing import check_state_machine
 from ggp.translators.sbg.engine import SbgState
 from ggp.translators.sbg.machine import SbgStateMachine
