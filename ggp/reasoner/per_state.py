@@ -34,7 +34,8 @@ from collections import OrderedDict
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, goals_from_values, joint_moves_product
-from ggp.reasoner.rulecode import RuleProgram, Value, compile_rules, group_fluents, to_term, to_value
+from ggp.reasoner.relations import Value, to_term, to_value
+from ggp.reasoner.rulecode import RuleProgram, compile_rules, group_fluents
 
 log = logging.getLogger(__name__)
 

@@ -38,165 +38,55 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
-from typing import Union
-
-import clingo
 
 from ggp.errors import ReasonerError
-from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Or, Rule, Term, Var
+from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Rule, Term, Var
 from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.graphs import reachable, strongly_connected_components
-from ggp.reasoner.asp import rules_to_asp, symbol_to_term
-from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
+from ggp.reasoner.relations import (
+    DOES_KEY as _DOES,
+)
+from ggp.reasoner.relations import (
+    TRUE_KEY as _TRUE,
+)
+from ggp.reasoner.relations import (
+    Facts,
+    RelKey,
+    Value,
+    dynamic_relations,
+    expand_or,
+    isolated_static_model,
+    static_model,
+)
+from ggp.reasoner.relations import (
+    atom_args as _args,
+)
+from ggp.reasoner.relations import (
+    body_relations as _body_keys,
+)
+from ggp.reasoner.relations import (
+    literal_vars as _literal_vars,
+)
+from ggp.reasoner.relations import (
+    relation_key as _key,
+)
+from ggp.reasoner.relations import (
+    term_vars as _vars,
+)
 
 log = logging.getLogger(__name__)
 
-Value = Union[str, tuple]  # type: ignore[type-arg]  # noqa: UP007 - a runtime alias, kept simple for mypy
-"""A ground term in compact form: a constant's name, or ``(name, arg, ...)`` for a compound term."""
-
-RelKey = tuple[str, int]
-"""A relation: its name and arity."""
-
-Facts = dict[RelKey, set[tuple[Value, ...]]]
 QueryKind = TypingLiteral["state", "next"]
 
-_TRUE: RelKey = ("true", 1)
-_DOES: RelKey = ("does", 2)
 _TARGETS: dict[str, frozenset[RelKey]] = {
     "state": frozenset({("legal", 2), ("terminal", 0), ("goal", 2)}),
     "next": frozenset({("next", 1), ("sees", 2)}),
 }
 
 _RuleFunction = Callable[..., None]
-
-
-def to_value(term: Term) -> Value:
-    """The compact form of a ground term; raises ``ValueError`` for a variable.
-
-    ``(f)`` becomes ``f``, as it does in clingo, so both engines return the same states.
-    """
-    if isinstance(term, Const):
-        return term.name
-    if isinstance(term, Func):
-        if not term.args:
-            return term.name
-        return (term.name, *(to_value(arg) for arg in term.args))
-    raise ValueError(f"variable {term} is not ground")
-
-
-def to_term(value: Value) -> Term:
-    """The term of a compact value (inverse of :func:`to_value`)."""
-    if isinstance(value, str):
-        return Const(value)
-    return Func(value[0], tuple(to_term(arg) for arg in value[1:]))
-
-
-def _key(atom: Const | Func) -> RelKey:
-    return (atom.name, 0) if isinstance(atom, Const) else (atom.name, len(atom.args))
-
-
-def _args(atom: Const | Func) -> tuple[Term, ...]:
-    return () if isinstance(atom, Const) else atom.args
-
-
-def _vars(term: Term) -> Iterator[str]:
-    if isinstance(term, Var):
-        yield term.name
-    elif isinstance(term, Func):
-        for arg in term.args:
-            yield from _vars(arg)
-
-
-def _literal_vars(literal: GdlLiteral) -> set[str]:
-    if isinstance(literal, Not):
-        return _literal_vars(literal.arg)
-    if isinstance(literal, Distinct):
-        return set(_vars(literal.left)) | set(_vars(literal.right))
-    if isinstance(literal, Or):
-        return set().union(*(_literal_vars(d) for d in literal.disjuncts))
-    return set(_vars(literal))
-
-
-def expand_or(body: Sequence[GdlLiteral]) -> Iterator[tuple[GdlLiteral, ...]]:
-    """Every or-free body obtained by choosing one disjunct of each ``or`` (nested ones too)."""
-    options: list[list[tuple[GdlLiteral, ...]]] = []
-    for literal in body:
-        if isinstance(literal, Or):
-            alternatives: list[tuple[GdlLiteral, ...]] = []
-            for disjunct in literal.disjuncts:
-                alternatives.extend(expand_or((disjunct,)))
-            options.append(alternatives)
-        else:
-            options.append([(literal,)])
-    for choice in itertools.product(*options):
-        yield tuple(lit for part in choice for lit in part)
-
-
-def _body_keys(literal: GdlLiteral) -> Iterator[tuple[RelKey, bool]]:
-    """(relation, negated) for each atom of a literal."""
-    if isinstance(literal, Not):
-        for key, _ in _body_keys(literal.arg):
-            yield key, True
-    elif isinstance(literal, Or):
-        for disjunct in literal.disjuncts:
-            yield from _body_keys(disjunct)
-    elif isinstance(literal, (Const, Func)):
-        yield _key(literal), False
-
-
-def dynamic_relations(rules: Iterable[Rule]) -> frozenset[RelKey]:
-    """The relations whose truth can depend on ``true`` or ``does`` (directly or through other rules)."""
-    uses: dict[RelKey, set[RelKey]] = {}
-    for rule in rules:
-        target = uses.setdefault(_key(rule.head), set())
-        for literal in rule.body:
-            target.update(key for key, _ in _body_keys(literal))
-    dynamic = {_TRUE, _DOES}
-    changed = True
-    while changed:
-        changed = False
-        for head, body in uses.items():
-            if head not in dynamic and body & dynamic:
-                dynamic.add(head)
-                changed = True
-    return frozenset(dynamic)
-
-
-def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
-    """Every fact of the given state-independent rules, computed once with clingo."""
-    ctl = clingo.Control(["--warn=none"], logger=lambda code, message: log.debug("clingo: %s", message.strip()))
-    ctl.add("base", [], rules_to_asp(rules))
-    try:
-        ctl.ground([("base", [])])
-    except RuntimeError as exc:
-        raise ReasonerError(f"{file}: grounding the static relations failed: {exc}") from exc
-    if (count := len(ctl.symbolic_atoms)) > max_atoms:
-        raise ReasonerError(
-            f"{file}: grounding phase 'static' made {count:,} atoms, more than the limit of {max_atoms:,}"
-        )
-    symbols: list[clingo.Symbol] = []
-    result = ctl.solve(on_model=lambda model: symbols.extend(model.symbols(atoms=True)))
-    if not result.satisfiable:
-        raise ReasonerError(f"{file}: the static relations have no answer set")
-    facts: Facts = {}
-    for symbol in symbols:
-        term = symbol_to_term(symbol)
-        if isinstance(term, Var):  # pragma: no cover - clingo never returns one
-            continue
-        facts.setdefault(_key(term), set()).add(tuple(to_value(arg) for arg in _args(term)))
-    return facts
-
-
-def isolated_static_model(rules: Sequence[Rule], file: str, max_atoms: int, seconds: float, memory_mb: int) -> Facts:
-    """:func:`static_model` in an isolated child, killed after ``seconds``; ReasonerError when it does not finish."""
-    try:
-        facts: Facts = run_isolated(static_model, (list(rules), file, max_atoms), seconds=seconds, memory_mb=memory_mb)
-    except IsolationError as exc:
-        raise grounding_error(file, "static", exc, seconds, memory_mb) from None
-    return facts
 
 
 class _Writer:

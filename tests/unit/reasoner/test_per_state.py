@@ -16,7 +16,8 @@ from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import ENGINES, make_machine
 from ggp.reasoner.machine import GroundingLimits, State
 from ggp.reasoner.per_state import PerStateMachine
-from ggp.reasoner.rulecode import compile_rules, dynamic_relations, to_term, to_value
+from ggp.reasoner.relations import dynamic_relations, to_term, to_value
+from ggp.reasoner.rulecode import compile_rules
 from ggp.testing import check_state_machine
 from tests.conftest import kif_games
 from tests.prerequisites import missing

@@ -1,0 +1,155 @@
+"""The rule-level vocabulary of the per-state engine (:mod:`ggp.reasoner.rulecode`): ground terms in
+compact form, relation keys, which relations depend on the state, and the state-independent (static)
+relations' facts, computed once by clingo in an isolated child.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Union
+
+import clingo
+
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Const, Distinct, Func, Not, Or, Rule, Term, Var
+from ggp.gdl.terms import Literal as GdlLiteral
+from ggp.reasoner.asp import rules_to_asp, symbol_to_term
+from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
+
+log = logging.getLogger(__name__)
+
+Value = Union[str, tuple]  # type: ignore[type-arg]  # noqa: UP007 - a runtime alias, kept simple for mypy
+"""A ground term in compact form: a constant's name, or ``(name, arg, ...)`` for a compound term."""
+
+RelKey = tuple[str, int]
+"""A relation: its name and arity."""
+
+Facts = dict[RelKey, set[tuple[Value, ...]]]
+TRUE_KEY: RelKey = ("true", 1)
+DOES_KEY: RelKey = ("does", 2)
+def to_value(term: Term) -> Value:
+    """The compact form of a ground term; raises ``ValueError`` for a variable.
+
+    ``(f)`` becomes ``f``, as it does in clingo, so both engines return the same states.
+    """
+    if isinstance(term, Const):
+        return term.name
+    if isinstance(term, Func):
+        if not term.args:
+            return term.name
+        return (term.name, *(to_value(arg) for arg in term.args))
+    raise ValueError(f"variable {term} is not ground")
+
+
+def to_term(value: Value) -> Term:
+    """The term of a compact value (inverse of :func:`to_value`)."""
+    if isinstance(value, str):
+        return Const(value)
+    return Func(value[0], tuple(to_term(arg) for arg in value[1:]))
+
+
+def relation_key(atom: Const | Func) -> RelKey:
+    return (atom.name, 0) if isinstance(atom, Const) else (atom.name, len(atom.args))
+
+
+def atom_args(atom: Const | Func) -> tuple[Term, ...]:
+    return () if isinstance(atom, Const) else atom.args
+
+
+def term_vars(term: Term) -> Iterator[str]:
+    if isinstance(term, Var):
+        yield term.name
+    elif isinstance(term, Func):
+        for arg in term.args:
+            yield from term_vars(arg)
+
+
+def literal_vars(literal: GdlLiteral) -> set[str]:
+    if isinstance(literal, Not):
+        return literal_vars(literal.arg)
+    if isinstance(literal, Distinct):
+        return set(term_vars(literal.left)) | set(term_vars(literal.right))
+    if isinstance(literal, Or):
+        return set().union(*(literal_vars(d) for d in literal.disjuncts))
+    return set(term_vars(literal))
+
+
+def expand_or(body: Sequence[GdlLiteral]) -> Iterator[tuple[GdlLiteral, ...]]:
+    """Every or-free body obtained by choosing one disjunct of each ``or`` (nested ones too)."""
+    options: list[list[tuple[GdlLiteral, ...]]] = []
+    for literal in body:
+        if isinstance(literal, Or):
+            alternatives: list[tuple[GdlLiteral, ...]] = []
+            for disjunct in literal.disjuncts:
+                alternatives.extend(expand_or((disjunct,)))
+            options.append(alternatives)
+        else:
+            options.append([(literal,)])
+    for choice in itertools.product(*options):
+        yield tuple(lit for part in choice for lit in part)
+
+
+def body_relations(literal: GdlLiteral) -> Iterator[tuple[RelKey, bool]]:
+    """(relation, negated) for each atom of a literal."""
+    if isinstance(literal, Not):
+        for key, _ in body_relations(literal.arg):
+            yield key, True
+    elif isinstance(literal, Or):
+        for disjunct in literal.disjuncts:
+            yield from body_relations(disjunct)
+    elif isinstance(literal, (Const, Func)):
+        yield relation_key(literal), False
+
+
+def dynamic_relations(rules: Iterable[Rule]) -> frozenset[RelKey]:
+    """The relations whose truth can depend on ``true`` or ``does`` (directly or through other rules)."""
+    uses: dict[RelKey, set[RelKey]] = {}
+    for rule in rules:
+        target = uses.setdefault(relation_key(rule.head), set())
+        for literal in rule.body:
+            target.update(key for key, _ in body_relations(literal))
+    dynamic = {TRUE_KEY, DOES_KEY}
+    changed = True
+    while changed:
+        changed = False
+        for head, body in uses.items():
+            if head not in dynamic and body & dynamic:
+                dynamic.add(head)
+                changed = True
+    return frozenset(dynamic)
+
+
+def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
+    """Every fact of the given state-independent rules, computed once with clingo."""
+    ctl = clingo.Control(["--warn=none"], logger=lambda code, message: log.debug("clingo: %s", message.strip()))
+    ctl.add("base", [], rules_to_asp(rules))
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        raise ReasonerError(f"{file}: grounding the static relations failed: {exc}") from exc
+    if (count := len(ctl.symbolic_atoms)) > max_atoms:
+        raise ReasonerError(
+            f"{file}: grounding phase 'static' made {count:,} atoms, more than the limit of {max_atoms:,}"
+        )
+    symbols: list[clingo.Symbol] = []
+    result = ctl.solve(on_model=lambda model: symbols.extend(model.symbols(atoms=True)))
+    if not result.satisfiable:
+        raise ReasonerError(f"{file}: the static relations have no answer set")
+    facts: Facts = {}
+    for symbol in symbols:
+        term = symbol_to_term(symbol)
+        if isinstance(term, Var):  # pragma: no cover - clingo never returns one
+            continue
+        facts.setdefault(relation_key(term), set()).add(tuple(to_value(arg) for arg in atom_args(term)))
+    return facts
+
+
+def isolated_static_model(rules: Sequence[Rule], file: str, max_atoms: int, seconds: float, memory_mb: int) -> Facts:
+    """:func:`static_model` in an isolated child, killed after ``seconds``; ReasonerError when it does not finish."""
+    try:
+        facts: Facts = run_isolated(static_model, (list(rules), file, max_atoms), seconds=seconds, memory_mb=memory_mb)
+    except IsolationError as exc:
+        raise grounding_error(file, "static", exc, seconds, memory_mb) from None
+    return facts
