@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ggp.gdl.terms import Term
-from ggp.graphs import strongly_connected_components
+from ggp.graphs import reachable, strongly_connected_components
 from ggp.reasoner.circuit.extract import TRUE_ATOM, CircuitError, GroundProgram
 
 log = logging.getLogger(__name__)
@@ -245,161 +245,56 @@ class _Builder:
         return self._finish()
 
     def _finish(self) -> Circuit:
-        program, const = self.program, self.const
-        output_atoms = {atom for _, _, atom in program.outputs if atom not in const}
-        # Prune: keep atoms that reach an output.
-        keep: set[int] = set()
-        todo = [a for a in output_atoms if a not in self.input_slot]
-        while todo:
-            atom = todo.pop()
-            if atom in keep:
-                continue
-            keep.add(atom)
-            for body in self.defs.get(atom, ()):
-                for lit in body:
-                    if abs(lit) not in keep and abs(lit) not in self.input_slot:
-                        todo.append(abs(lit))
-        # Which atoms depend on a move (phase B)?
+        """Lower the simplified rules to circuit statements: prune, split the phases, emit, wire outputs."""
+        output_atoms = {atom for _, _, atom in self.program.outputs if atom not in self.const}
+        keep = self._needed_atoms(output_atoms)
+        components = [kept for kept in ([a for a in comp if a in keep] for comp in self.components) if kept]
+        phase_b = self._move_dependent(components)
+        emitter = _Emitter(self)
+        for component in components:
+            emitter.lower(component, phase_b[component[0]], output_atoms)
+        statements_a, statements_b = _share_terms(emitter.statements_a, emitter.statements_b, emitter.next_slot)
+        n_slots = max([emitter.next_slot] + [s + 1 for st in statements_a + statements_b for s in st.slots])
+        legal, terminal, goals, sees, nexts, init = self._outputs(emitter.alias)
+        return Circuit(
+            fluents=self.fluents,
+            roles=self.roles,
+            moves=self.moves,
+            n_slots=n_slots,
+            phase_a=tuple(statements_a),
+            phase_b=tuple(statements_b),
+            legal=tuple(legal),
+            terminal=terminal,
+            goals=tuple(goals),
+            next=tuple(nexts),
+            sees=tuple(sees),
+            init=tuple(init),
+            ground_rules=len(self.program.rules),
+        )
+
+    def _needed_atoms(self, output_atoms: set[int]) -> set[int]:
+        """The non-input atoms some output depends on (everything else is pruned)."""
+        inputs = self.input_slot
+        edges = {atom: [abs(lit) for body in bodies for lit in body if abs(lit) not in inputs]
+                 for atom, bodies in self.defs.items()}
+        return reachable([a for a in output_atoms if a not in inputs], edges)
+
+    def _move_dependent(self, components: list[list[int]]) -> dict[int, bool]:
+        """For each kept atom, whether it depends on a move (computed in phase B, after the moves)."""
         is_b: dict[int, bool] = {}
-        for comp in self.components:
-            comp = [a for a in comp if a in keep]
-            if not comp:
-                continue
+        for comp in components:
             flag = any(
                 (abs(lit) in self.does_role) or is_b.get(abs(lit), False)
                 for a in comp for b in self.defs[a] for lit in b
             )
             for a in comp:
                 is_b[a] = flag
-        next_slot = 1 + len(self.fluents) + len(self.move_index)
-        alias: dict[int, Ref] = {atom: Ref(slot, False) for atom, slot in self.input_slot.items()}
-        for atom, value in const.items():
-            alias[atom] = TRUE_REF if value else FALSE_REF
-        statements_a: list[Statement] = []
-        statements_b: list[Statement] = []
-        slot_phase_b: dict[int, bool] = {}
-        by_content: dict[tuple[bool, tuple[Body, ...]], int] = {}
-        role_moves: list[list[int]] = [[] for _ in self.roles]
-        for atom, r in self.does_role.items():
-            role_moves[r].append(self.input_slot[atom])
-        for moves in role_moves:
-            moves.sort()
-        slot_role = {slot: self.does_role[atom] for atom, slot in self.input_slot.items() if atom in self.does_role}
-        does_or_cache: dict[frozenset[int], Ref] = {}
+        return is_b
 
-        def emit(terms: tuple[Body, ...], phase_b: bool, force_slot: bool) -> Ref:
-            """A ref computing OR(terms); reuses an identical node or a lone literal."""
-            nonlocal next_slot
-            if not force_slot and len(terms) == 1 and len(terms[0]) == 1:
-                lit = terms[0][0]
-                return Ref(abs(lit), lit < 0)
-            key = (phase_b, terms)
-            found = by_content.get(key)
-            if found is not None:
-                return Ref(found, False)
-            slot = next_slot
-            next_slot += 1
-            by_content[key] = slot
-            (statements_b if phase_b else statements_a).append(Statement((slot,), (terms,), False))
-            slot_phase_b[slot] = phase_b
-            return Ref(slot, False)
-
-        def lit_of(ref: Ref) -> int:
-            return -ref.slot if ref.neg else ref.slot
-
-        def does_or(slots: frozenset[int]) -> Ref:
-            """OR over move slots, using one-hot moves per role: the shorter of the set or its complement."""
-            cached = does_or_cache.get(slots)
-            if cached is not None:
-                return cached
-            per_role: dict[int, set[int]] = defaultdict(set)
-            for slot in slots:
-                per_role[slot_role[slot]].add(slot)
-            parts: list[int] = []
-            for r, chosen in sorted(per_role.items()):
-                others = [s for s in role_moves[r] if s not in chosen]
-                if not others:
-                    does_or_cache[slots] = TRUE_REF
-                    return TRUE_REF
-                if len(others) < len(chosen):
-                    parts.append(-lit_of(emit(tuple((s,) for s in others), True, False)))
-                else:
-                    parts.extend(sorted(chosen))
-            ref = emit(tuple((p,) for p in sorted(parts)), True, False)
-            does_or_cache[slots] = ref
-            return ref
-
-        def canon(body: Body) -> Body | None:
-            lits: set[int] = set()
-            for lit in body:
-                ref = alias[abs(lit)]
-                if ref.slot == 0:
-                    if ref.neg != (lit < 0):  # constant true literal
-                        continue
-                    return None
-                value = -ref.slot if (ref.neg != (lit < 0)) else ref.slot
-                if -value in lits:
-                    return None
-                lits.add(value)
-            return tuple(sorted(lits))
-
-        def merge_moves(bodies: list[Body]) -> list[Body]:
-            """Rules that differ only in one move literal become rest AND OR(moves)."""
-            groups: dict[Body, set[int]] = defaultdict(set)
-            out: list[Body] = []
-            for body in bodies:
-                moves = [lit for lit in body if lit > 0 and lit in slot_role]
-                if len(moves) == 1:
-                    groups[tuple(lit for lit in body if lit != moves[0])].add(moves[0])
-                else:
-                    out.append(body)
-            for rest, slots in groups.items():
-                if len(slots) == 1:
-                    out.append(tuple(sorted(rest + tuple(slots))))
-                    continue
-                ref = does_or(frozenset(slots))
-                if ref == TRUE_REF:
-                    out.append(rest)
-                else:
-                    out.append(tuple(sorted(rest + (lit_of(ref),))))
-            return out
-
-        for comp in self.components:
-            comp = [a for a in comp if a in keep]
-            if not comp:
-                continue
-            phase_b = is_b[comp[0]]
-            if comp[0] in self.recursive:
-                slots = []
-                for atom in comp:
-                    alias[atom] = Ref(next_slot, False)
-                    slots.append(next_slot)
-                    slot_phase_b[next_slot] = phase_b
-                    next_slot += 1
-                terms = []
-                for atom in comp:
-                    bodies = [b for b in (canon(b) for b in self.defs[atom]) if b is not None]
-                    terms.append(tuple(sorted(set(bodies))))
-                (statements_b if phase_b else statements_a).append(Statement(tuple(slots), tuple(terms), True))
-                continue
-            atom = comp[0]
-            bodies = [b for b in (canon(b) for b in self.defs[atom]) if b is not None]
-            if phase_b:
-                bodies = merge_moves(bodies)
-            if any(not b for b in bodies):
-                alias[atom] = TRUE_REF
-                continue
-            if not bodies:
-                alias[atom] = FALSE_REF
-                continue
-            alias[atom] = emit(tuple(sorted(set(bodies))), phase_b, atom in output_atoms)
-        n_slots = next_slot
-        statements_a, statements_b = _share_terms(statements_a, statements_b, n_slots)
-        n_slots = max([n_slots] + [s + 1 for st in statements_a + statements_b for s in st.slots])
-
-        def out_ref(atom: int) -> Ref:
-            return alias.get(atom, FALSE_REF)
-
+    def _outputs(
+        self, alias: dict[int, Ref]
+    ) -> tuple[list[Ref], Ref, list[tuple[int, Term, Ref]], list[tuple[int, Term, Ref]], list[Ref], list[bool]]:
+        """The circuit's outputs (legal, terminal, goals, sees, next, init) read from the atoms' refs."""
         legal = [FALSE_REF] * len(self.move_index)
         terminal = FALSE_REF
         goals: list[tuple[int, Term, Ref]] = []
@@ -407,8 +302,8 @@ class _Builder:
         nexts = [FALSE_REF] * len(self.fluents)
         init = [False] * len(self.fluents)
         role_index = {role: i for i, role in enumerate(self.roles)}
-        for kind, args, atom in program.outputs:
-            ref = out_ref(atom)
+        for kind, args, atom in self.program.outputs:
+            ref = alias.get(atom, FALSE_REF)
             if kind == "terminal":
                 terminal = ref
             elif kind == "next":
@@ -428,21 +323,135 @@ class _Builder:
                     goals.append((r, args[1], ref))
                 elif kind == "sees":
                     sees.append((r, args[1], ref))
-        return Circuit(
-            fluents=self.fluents,
-            roles=self.roles,
-            moves=self.moves,
-            n_slots=n_slots,
-            phase_a=tuple(statements_a),
-            phase_b=tuple(statements_b),
-            legal=tuple(legal),
-            terminal=terminal,
-            goals=tuple(goals),
-            next=tuple(nexts),
-            sees=tuple(sees),
-            init=tuple(init),
-            ground_rules=len(program.rules),
-        )
+        return legal, terminal, goals, sees, nexts, init
+
+
+class _Emitter:
+    """Turns simplified components into statements: one slot per distinct OR of ANDs (identical
+    terms share a slot), move disjunctions written with the shorter of a set or its complement (each
+    role plays exactly one move), and each atom's :class:`Ref` in ``alias``."""
+
+    def __init__(self, builder: _Builder) -> None:
+        self.builder = builder
+        self.next_slot = 1 + len(builder.fluents) + len(builder.move_index)
+        self.alias: dict[int, Ref] = {atom: Ref(slot, False) for atom, slot in builder.input_slot.items()}
+        for atom, value in builder.const.items():
+            self.alias[atom] = TRUE_REF if value else FALSE_REF
+        self.statements_a: list[Statement] = []
+        self.statements_b: list[Statement] = []
+        self._by_content: dict[tuple[bool, tuple[Body, ...]], int] = {}
+        self._role_moves: list[list[int]] = [[] for _ in builder.roles]
+        for atom, r in builder.does_role.items():
+            self._role_moves[r].append(builder.input_slot[atom])
+        for moves in self._role_moves:
+            moves.sort()
+        self._slot_role = {
+            slot: builder.does_role[atom] for atom, slot in builder.input_slot.items() if atom in builder.does_role
+        }
+        self._does_or_cache: dict[frozenset[int], Ref] = {}
+
+    def lower(self, comp: list[int], phase_b: bool, output_atoms: set[int]) -> None:
+        """Emit the statements of one component (its atoms, dependencies first)."""
+        defs = self.builder.defs
+        if comp[0] in self.builder.recursive:
+            slots = []
+            for atom in comp:
+                self.alias[atom] = Ref(self.next_slot, False)
+                slots.append(self.next_slot)
+                self.next_slot += 1
+            terms = []
+            for atom in comp:
+                bodies = [b for b in (self.canon(b) for b in defs[atom]) if b is not None]
+                terms.append(tuple(sorted(set(bodies))))
+            (self.statements_b if phase_b else self.statements_a).append(Statement(tuple(slots), tuple(terms), True))
+            return
+        atom = comp[0]
+        bodies = [b for b in (self.canon(b) for b in defs[atom]) if b is not None]
+        if phase_b:
+            bodies = self.merge_moves(bodies)
+        if any(not b for b in bodies):
+            self.alias[atom] = TRUE_REF
+        elif not bodies:
+            self.alias[atom] = FALSE_REF
+        else:
+            self.alias[atom] = self.emit(tuple(sorted(set(bodies))), phase_b, atom in output_atoms)
+
+    def emit(self, terms: tuple[Body, ...], phase_b: bool, force_slot: bool) -> Ref:
+        """A ref computing OR(terms); reuses an identical node or a lone literal."""
+        if not force_slot and len(terms) == 1 and len(terms[0]) == 1:
+            lit = terms[0][0]
+            return Ref(abs(lit), lit < 0)
+        key = (phase_b, terms)
+        found = self._by_content.get(key)
+        if found is not None:
+            return Ref(found, False)
+        slot = self.next_slot
+        self.next_slot += 1
+        self._by_content[key] = slot
+        (self.statements_b if phase_b else self.statements_a).append(Statement((slot,), (terms,), False))
+        return Ref(slot, False)
+
+    def does_or(self, slots: frozenset[int]) -> Ref:
+        """OR over move slots, using one-hot moves per role: the shorter of the set or its complement."""
+        cached = self._does_or_cache.get(slots)
+        if cached is not None:
+            return cached
+        per_role: dict[int, set[int]] = defaultdict(set)
+        for slot in slots:
+            per_role[self._slot_role[slot]].add(slot)
+        parts: list[int] = []
+        for r, chosen in sorted(per_role.items()):
+            others = [s for s in self._role_moves[r] if s not in chosen]
+            if not others:
+                self._does_or_cache[slots] = TRUE_REF
+                return TRUE_REF
+            if len(others) < len(chosen):
+                parts.append(-_lit_of(self.emit(tuple((s,) for s in others), True, False)))
+            else:
+                parts.extend(sorted(chosen))
+        ref = self.emit(tuple((p,) for p in sorted(parts)), True, False)
+        self._does_or_cache[slots] = ref
+        return ref
+
+    def canon(self, body: Body) -> Body | None:
+        """The body over slots (aliases resolved, constants folded, sorted); None when it is false."""
+        lits: set[int] = set()
+        for lit in body:
+            ref = self.alias[abs(lit)]
+            if ref.slot == 0:
+                if ref.neg != (lit < 0):  # constant true literal
+                    continue
+                return None
+            value = -ref.slot if (ref.neg != (lit < 0)) else ref.slot
+            if -value in lits:
+                return None
+            lits.add(value)
+        return tuple(sorted(lits))
+
+    def merge_moves(self, bodies: list[Body]) -> list[Body]:
+        """Rules that differ only in one move literal become rest AND OR(moves)."""
+        groups: dict[Body, set[int]] = defaultdict(set)
+        out: list[Body] = []
+        for body in bodies:
+            moves = [lit for lit in body if lit > 0 and lit in self._slot_role]
+            if len(moves) == 1:
+                groups[tuple(lit for lit in body if lit != moves[0])].add(moves[0])
+            else:
+                out.append(body)
+        for rest, slots in groups.items():
+            if len(slots) == 1:
+                out.append(tuple(sorted(rest + tuple(slots))))
+                continue
+            ref = self.does_or(frozenset(slots))
+            if ref == TRUE_REF:
+                out.append(rest)
+            else:
+                out.append(tuple(sorted(rest + (_lit_of(ref),))))
+        return out
+
+
+def _lit_of(ref: Ref) -> int:
+    return -ref.slot if ref.neg else ref.slot
 
 
 def _share_terms(
