@@ -8,7 +8,7 @@ log always says which mode played.
 
 >>> from ggp.gdl.parser import parse_kif
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
->>> type(choose_machine(game, GroundingLimits(isolate=False))).__name__
+>>> type(choose_machine(game, GroundingLimits(isolate=False)).inner).__name__
 'ClingoStateMachine'
 >>> type(choose_machine(game, GroundingLimits(isolate=False, max_atoms=5))).__name__
 'PerStateMachine'
@@ -21,9 +21,10 @@ from dataclasses import replace
 
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description
-from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.clingo_machine import cached_clingo_machine
 from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.per_state import PerStateMachine
+from ggp.reasoner.wrappers import Builder, first_that_builds
 
 log = logging.getLogger(__name__)
 
@@ -49,30 +50,33 @@ def auto_limits(limits: GroundingLimits | None, seconds: float = GROUND_ONCE_SEC
 def choose_machine(
     description: Description, limits: GroundingLimits | None = None, *, budget_seconds: float = GROUND_ONCE_SECONDS
 ) -> StateMachine:
-    """A ClingoStateMachine if the game grounds within the budget, else a PerStateMachine.
+    """A (cached) ClingoStateMachine if the game grounds within the budget, else a PerStateMachine.
 
     ``limits`` bounds the ground-once attempt, capped at ``budget_seconds`` per grounding phase and
     :data:`GROUND_ONCE_ATOMS` atoms; with ``isolate`` (the default) the attempt runs in a child process
     so a grounding that explodes is killed on time (the budget is what a game too wide to ground costs
-    at start-up). Raises :class:`ReasonerError` only when the per-state reasoner fails too (for
-    example an unsafe rule).
+    at start-up). A game that failed with at least these limits earlier in this process goes straight
+    to the per-state reasoner. Raises :class:`ReasonerError` only when the per-state reasoner fails too
+    (for example an unsafe rule).
     """
     attempt = auto_limits(limits, budget_seconds)
+    candidates: list[tuple[str, Builder]] = []
     failed = _FAILED.get(description)
     if failed is not None and failed.seconds >= attempt.seconds and failed.max_atoms >= attempt.max_atoms:
         log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
     else:
-        try:
-            machine: StateMachine = ClingoStateMachine(description, attempt)
-        except ReasonerError as exc:
-            log.warning("%s: grounding once gave up (%s); falling back to the per-state reasoner", description.file, exc)
-            if len(_FAILED) >= _FAILED_SIZE:
-                _FAILED.clear()
-            _FAILED[description] = attempt
-        else:
-            log.info("%s: reasoner mode ground-once (clingo)", description.file)
-            return machine
+        candidates.append(("ground-once (clingo)", lambda game: _ground_once(game, attempt)))
     # The per-state reasoner grounds only the static relations, under the caller's (uncapped) limits.
-    fallback = PerStateMachine(description, limits or GroundingLimits())
-    log.info("%s: reasoner mode per-state (set up in %.2f s)", description.file, fallback.setup_seconds)
-    return fallback
+    candidates.append(("per-state", lambda game: PerStateMachine(game, limits or GroundingLimits())))
+    return first_that_builds(description, candidates)
+
+
+def _ground_once(description: Description, attempt: GroundingLimits) -> StateMachine:
+    """The cached clingo engine, remembering a failure so later calls skip the attempt."""
+    try:
+        return cached_clingo_machine(description, attempt)
+    except ReasonerError:
+        if len(_FAILED) >= _FAILED_SIZE:
+            _FAILED.clear()
+        _FAILED[description] = attempt
+        raise

@@ -31,7 +31,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -42,7 +41,8 @@ from ggp.gdl.terms import Description, Rule, Term, atoms_of
 from ggp.graphs import reachable
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
 from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
-from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
+from ggp.reasoner.wrappers import CachedStateMachine
 
 log = logging.getLogger(__name__)
 
@@ -396,7 +396,7 @@ class ClingoStateMachine(StateInfoQueries):
             "%s: grounded in %.2f s (%d fluents, %d moves)",
             description.file, self.ground_seconds, len(self._true_lit), len(self._does_lit),
         )
-        self._info_cache: OrderedDict[State, StateInfo] = OrderedDict()
+        self._last_info: tuple[State, StateInfo] | None = None
         self._cache_size = cache_size
         self._sort_key: dict[Term, str] = {}
         self._literal_cache: dict[State, tuple[frozenset[int], frozenset[int]]] = {}
@@ -453,12 +453,17 @@ class ClingoStateMachine(StateInfoQueries):
         return key
 
     def state_info(self, state: State) -> StateInfo:
-        """Legal moves, terminal and goal values of ``state`` (cached)."""
+        """Legal moves, terminal and goal values of ``state``, from one solve.
+
+        Only the last state's answer is kept (the protocol asks several questions about one state in a
+        row, and ``next_state`` checks legality); answers across states are cached by
+        :class:`~ggp.reasoner.wrappers.CachedStateMachine`, which :func:`~ggp.reasoner.engines.make_machine`
+        puts around this engine.
+        """
+        last = self._last_info
+        if last is not None and (last[0] is state or last[0] == state):
+            return last[1]
         with self._lock:
-            cached = self._info_cache.get(state)
-            if cached is not None:
-                self._info_cache.move_to_end(state)
-                return cached
             decoded = self._state_part.solve(self._literals(state)[0], frozenset())
             legal: list[list[Move]] = [[] for _ in self._roles]
             goals: list[list[Term]] = [[] for _ in self._roles]
@@ -476,9 +481,7 @@ class ClingoStateMachine(StateInfoQueries):
                 terminal,
                 tuple(tuple(values) for values in goals),
             )
-            self._info_cache[state] = info
-            if len(self._info_cache) > self._cache_size:
-                self._info_cache.popitem(last=False)
+            self._last_info = (state, info)
             return info
 
     # --- StateMachine protocol ----------------------------------------------------------------
@@ -571,3 +574,9 @@ def static_relation(description: Description, name: str, arity: int, max_atoms: 
 
     ctl.solve(on_model=on_model)
     return frozenset(found)
+
+
+def cached_clingo_machine(description: Description, limits: GroundingLimits | None = None) -> StateMachine:
+    """The clingo engine behind a :class:`~ggp.reasoner.wrappers.CachedStateMachine` (what ``make_machine``
+    builds for ``clingo``): the engine answers, the wrapper remembers answers across states."""
+    return CachedStateMachine(ClingoStateMachine(description, limits))

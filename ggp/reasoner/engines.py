@@ -34,7 +34,7 @@ from ggp.reasoner.machine import GroundingLimits, StateMachine
 EngineFactory = Callable[[Description, GroundingLimits | None], StateMachine]
 
 ENGINES: dict[str, str] = {
-    "clingo": "ggp.reasoner.clingo_machine:ClingoStateMachine",
+    "clingo": "ggp.reasoner.clingo_machine:cached_clingo_machine",
     "naive": "ggp.reasoner.naive:NaiveStateMachine",
     "circuit": "ggp.reasoner.circuit:make_fast_machine",  # falls back to clingo over the node limit
     "per-state": "ggp.reasoner.per_state:PerStateMachine",

@@ -123,6 +123,13 @@ class GoalValueMachine(StateMachine, Protocol):
 
 
 @runtime_checkable
+class StateInfoMachine(StateMachine, Protocol):
+    """A StateMachine that computes legal moves, the terminal flag and goal values of a state together."""
+
+    def state_info(self, state: State) -> StateInfo: ...
+
+
+@runtime_checkable
 class PlayoutGoalsMachine(StateMachine, Protocol):
     """A StateMachine that runs many random playouts from a state in one call (the compiled circuit)."""
 

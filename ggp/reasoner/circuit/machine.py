@@ -37,9 +37,10 @@ from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.build import Circuit, build_circuit
 from ggp.reasoner.circuit.evaluate import Evaluator, EvaluatorKind, make_evaluator, pack_bits, unpack_bits
-from ggp.reasoner.circuit.extract import CircuitError, ground_program
-from ggp.reasoner.clingo_machine import ClingoStateMachine
-from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries
+from ggp.reasoner.circuit.extract import ground_program
+from ggp.reasoner.clingo_machine import cached_clingo_machine
+from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
+from ggp.reasoner.wrappers import first_that_builds
 
 log = logging.getLogger(__name__)
 
@@ -499,10 +500,10 @@ def make_fast_machine(
     *,
     max_nodes: int = DEFAULT_MAX_NODES,
     evaluator: EvaluatorKind = "auto",
-) -> CircuitStateMachine | ClingoStateMachine:
-    """The circuit machine, or the clingo one (with a logged notice) when the game cannot be compiled."""
-    try:
-        return CircuitStateMachine(description, limits, max_nodes=max_nodes, evaluator=evaluator)
-    except CircuitError as exc:
-        log.warning("%s; using the clingo engine instead", exc)
-        return ClingoStateMachine(description, limits)
+) -> StateMachine:
+    """The circuit machine, or the (cached) clingo one, with a logged notice, when the game cannot be
+    compiled (over the node limit, not stratified...)."""
+    return first_that_builds(description, [
+        ("circuit", lambda game: CircuitStateMachine(game, limits, max_nodes=max_nodes, evaluator=evaluator)),
+        ("clingo", lambda game: cached_clingo_machine(game, limits)),
+    ])

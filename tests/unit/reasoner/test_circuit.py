@@ -17,6 +17,7 @@ from ggp.reasoner.circuit.compiler import find_compiler
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
+from ggp.reasoner.wrappers import CachedStateMachine
 from ggp.testing import check_state_machine
 from tests.conftest import CORPUS, KIF_DIR, kif_games, needs_shared
 from tests.prerequisites import needs
@@ -240,8 +241,8 @@ def test_a_game_over_the_node_limit_falls_back_to_clingo(caplog: pytest.LogCaptu
     game = parse_kif(COUNTER, "counter.kif")
     with caplog.at_level(logging.WARNING):
         machine = make_fast_machine(game, LOCAL, max_nodes=3)
-    assert isinstance(machine, ClingoStateMachine)
-    assert "circuit node limit" in caplog.text and "using the clingo engine" in caplog.text
+    assert isinstance(machine, CachedStateMachine) and isinstance(machine.inner, ClingoStateMachine)
+    assert "circuit node limit" in caplog.text and "trying the clingo engine" in caplog.text
     assert isinstance(make_fast_machine(game, LOCAL), CircuitStateMachine)
 
 
@@ -250,7 +251,8 @@ def test_an_unstratified_game_is_refused_and_falls_back() -> None:
                      "(<= terminal p) (goal a 0)", "loop.kif")
     with pytest.raises(CircuitError, match="not stratified"):
         CircuitStateMachine(game, LOCAL)
-    assert isinstance(make_fast_machine(game, LOCAL), ClingoStateMachine)
+    fallback = make_fast_machine(game, LOCAL)
+    assert isinstance(fallback, CachedStateMachine) and isinstance(fallback.inner, ClingoStateMachine)
 
 
 @needs_cc

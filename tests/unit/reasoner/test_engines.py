@@ -13,6 +13,7 @@ from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import ENGINES, make_machine
 from ggp.reasoner.machine import GroundingLimits
 from ggp.reasoner.naive import NaiveStateMachine
+from ggp.reasoner.wrappers import CachedStateMachine
 from ggp.testing import check_state_machine
 from tests.conftest import KIF_DIR
 from tests.prerequisites import missing
@@ -27,7 +28,8 @@ def test_the_registry_names_the_three_engines() -> None:
 
 def test_make_machine_builds_the_named_engine() -> None:
     game = parse_kif(GAME)
-    assert isinstance(make_machine(game, "clingo", LOCAL), ClingoStateMachine)
+    clingo = make_machine(game, "clingo", LOCAL)
+    assert isinstance(clingo, CachedStateMachine) and isinstance(clingo.inner, ClingoStateMachine)
     assert isinstance(make_machine(game, "naive", LOCAL), NaiveStateMachine)
 
 

@@ -195,13 +195,13 @@ def test_auto_mode_falls_back_to_per_state_and_says_so(
     with caplog.at_level(logging.INFO, logger="ggp.reasoner"):
         machine = choose_machine(description, GroundingLimits(seconds=30, memory_mb=2048), budget_seconds=1.0)
     assert isinstance(machine, PerStateMachine)
-    assert "grounding once gave up" in caplog.text
-    assert "reasoner mode per-state" in caplog.text
+    assert "the ground-once (clingo) engine cannot play this game" in caplog.text
+    assert "reasoner engine per-state" in caplog.text
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="ggp.reasoner"):
         again = choose_machine(description, GroundingLimits(seconds=30, memory_mb=2048), budget_seconds=1.0)
     assert isinstance(again, PerStateMachine)
-    assert "failed earlier in this process" in caplog.text and "gave up" not in caplog.text
+    assert "failed earlier in this process" in caplog.text and "cannot play this game" not in caplog.text
 
 
 def test_a_random_game_reaches_a_terminal_state_with_integer_point_goals() -> None:
