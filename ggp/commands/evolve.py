@@ -11,18 +11,14 @@ RAPP model is installed, else the random-playout proxy (``--fitness playout``).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ggp.errors import GgpError
-
 if TYPE_CHECKING:
     from ggp.generation.evolution import Fitness, Individual
 
-RAPP_MODULE = "ggp.generation.fitness"
 
 
 def _positive(text: str) -> int:
@@ -68,21 +64,18 @@ def register(subcommands: Any) -> None:
 
 
 def choose_fitness(name: str, playouts: int) -> tuple[Fitness, str]:
-    """The fitness function and a label; the RAPP one only if its module can be imported."""
+    """The fitness function and a label: RAPP when a model is installed, else the random-playout proxy."""
     from functools import partial
 
+    from ggp.evaluation.evaluate import default_model
+    from ggp.generation.fitness import rapp_fitness
     from ggp.generation.proxy import playout_fitness
     from ggp.reasoner.engines import KifMachines
 
     if name == "rapp":
-        try:
-            module = importlib.import_module(RAPP_MODULE)
-            module.default_model()
-            fitness: Fitness = partial(module.rapp_fitness, machines=KifMachines("auto"))
-            return fitness, "rapp"
-        except (ImportError, GgpError) as exc:
-            print(f"ggp evolve: RAPP fitness unavailable ({exc}); using the random-playout proxy",
-                  file=sys.stderr)
+        if default_model() is not None:
+            return partial(rapp_fitness, machines=KifMachines("auto")), "rapp"
+        print("ggp evolve: no RAPP model is installed; using the random-playout proxy", file=sys.stderr)
     return partial(playout_fitness, playouts=playouts), f"playout ({playouts} plays)"
 
 

@@ -21,14 +21,6 @@ from ggp.translators.sbg.to_gdl import translate
 DEFAULT_MATCHES_PER_SEAT = 2
 
 
-def default_model() -> RappModel:
-    """The shipped RAPP model; raises GgpError when the package has none."""
-    model = evaluate.default_model()
-    if model is None:
-        raise GgpError("no RAPP model is installed; build one with 'ggp evaluate games/*.sbg --build-model chess'")
-    return model
-
-
 def game_source(game: SbgGame) -> GameSource:
     """The game as KIF, keyed by a hash of its rules (so equal games share a compiled machine)."""
     kif = to_kif(translate(game))
@@ -52,7 +44,9 @@ def rapp_fitness(
     """
     from ggp.players.registry import make_player
 
-    model = model or default_model()
+    model = model or evaluate.default_model()
+    if model is None:
+        raise GgpError("no RAPP model is installed; build one with 'ggp evaluate games/*.sbg --build-model chess'")
     source = game_source(game)
     reason = check_playable(source, machines, seed=seed)
     if reason:

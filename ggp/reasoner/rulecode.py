@@ -381,12 +381,7 @@ class RuleProgram:
             if isinstance(fluent, Func):
                 writer.loop(f"for {row} in TF.get(({fluent.name!r}, {len(fluent.args)}), ()):")
                 for position, arg in enumerate(fluent.args, start=1):
-                    source = f"{row}[{position}]"
-                    if isinstance(arg, Func) and not writer.is_bound(arg):
-                        inner = writer.temp()
-                        writer.emit(f"{inner} = {source}")
-                        source = inner
-                    writer.match(arg, source)
+                    _match_column(writer, arg, f"{row}[{position}]")
             else:
                 writer.loop(f"for {row} in TS:")
                 writer.match(fluent, row)
@@ -414,13 +409,7 @@ class RuleProgram:
             positions = range(len(args))
             positions = [i for i in positions if i not in bound]  # type: ignore[assignment]
         for position in positions:
-            arg = args[position]
-            source = f"{row}[{position}]"
-            if isinstance(arg, Func) and not writer.is_bound(arg):
-                inner = writer.temp()
-                writer.emit(f"{inner} = {source}")
-                source = inner
-            writer.match(arg, source)
+            _match_column(writer, args[position], f"{row}[{position}]")
 
     def _membership(self, writer: _Writer, atom: Const | Func, dynamic_local: Callable[[RelKey], str]) -> str:
         key, args = _key(atom), _args(atom)
@@ -513,6 +502,16 @@ class RuleProgram:
     def sources(self) -> str:
         """The generated Python source of every rule (for debugging and the curious)."""
         return "\n\n".join(rule.source for rules in self._rules.values() for rule in rules)
+
+
+def _match_column(writer: _Writer, arg: Term, source: str) -> None:
+    """Bind or check ``arg`` against the tuple column ``source``; an unbound compound term is read into a
+    temporary first, so its parts are matched against one local instead of re-indexing the row."""
+    if isinstance(arg, Func) and not writer.is_bound(arg):
+        inner = writer.temp()
+        writer.emit(f"{inner} = {source}")
+        source = inner
+    writer.match(arg, source)
 
 
 def group_fluents(fluents: Iterable[Value]) -> dict[tuple[str, int], list[Value]]:
