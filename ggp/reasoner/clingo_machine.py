@@ -37,11 +37,11 @@ from typing import Any, Literal
 import clingo
 
 from ggp.errors import IllegalMoveError, ReasonerError
-from ggp.gdl.terms import Description, Rule, Term, atoms_of
-from ggp.graphs import reachable
+from ggp.gdl.terms import Description, Rule, Term
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
 from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
+from ggp.reasoner.relations import relations_needed
 from ggp.reasoner.wrappers import CachedStateMachine
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ def domain_program(description: Description) -> str:
     ``goal`` or ``terminal`` (often recursive counts or paths) cannot add a fluent or a move, and
     without negation their relaxed extension can be far larger than anything a real state reaches.
     """
-    needed = _relations_needed(description, frozenset({"init", "next", "legal"}))
+    needed = relations_needed(description, frozenset({"init", "next", "legal"}))
     relaxed = [
         relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules if rule.head.name in needed
     ]
@@ -158,16 +158,6 @@ def _isolated_domain(description: Description, limits: GroundingLimits) -> tuple
     except IsolationError as exc:
         raise grounding_error(description.file, phase[0], exc, limits.seconds, limits.memory_mb) from None
     return list(fluents), list(moves)
-
-
-def _relations_needed(description: Description, targets: frozenset[str]) -> frozenset[str]:
-    """The relation names the ``targets`` depend on (themselves included), following rule bodies."""
-    uses: dict[str, set[str]] = {}
-    for rule in description.rules:
-        body = uses.setdefault(rule.head.name, set())
-        for literal in rule.body:
-            body.update(atom.name for atom, _ in atoms_of(literal))
-    return frozenset(reachable(targets, uses))
 
 
 def _symbol_ids(model: clingo.Model) -> list[int]:
@@ -382,7 +372,7 @@ class ClingoStateMachine(StateInfoQueries):
             fluents, moves = compute_domain(description, self.limits.max_atoms)
         parts = []
         for name, targets in (("state", _STATE_TARGETS), ("next", _NEXT_TARGETS)):
-            needed = _relations_needed(description, targets)
+            needed = relations_needed(description, targets)
             rules = [rule for rule in description.rules if rule.head.name in needed]
             parts.append(
                 _Part(name, description, rules, fluents, moves, self._role_index, self.limits.max_atoms, query_mode)
@@ -548,32 +538,6 @@ class ClingoStateMachine(StateInfoQueries):
     def move_domain(self, role: Role) -> frozenset[Move]:
         """Every move the role can ever make (an over-approximation)."""
         return frozenset(move for (r, move) in self._does_lit if r == role)
-
-
-def static_relation(description: Description, name: str, arity: int, max_atoms: int = 5_000_000) -> frozenset[tuple[Term, ...]]:
-    """Every ground argument tuple of a relation that depends on neither ``true`` nor ``does`` (``base``, ``input``).
-
-    Raises :class:`ReasonerError` when grounding fails or exceeds ``max_atoms``.
-    """
-    needed = _relations_needed(description, frozenset({name}))
-    rules = [rule for rule in description.rules if rule.head.name in needed]
-    ctl = _new_control()
-    ctl.add("base", [], rules_to_asp(rules) + f"\n#show {encode_name(name)}/{arity}.")
-    try:
-        ctl.ground([("base", [])])
-    except RuntimeError as exc:
-        raise ReasonerError(f"{description.file}: grounding phase '{name}' failed: {exc}") from exc
-    if (count := len(ctl.symbolic_atoms)) > max_atoms:
-        raise ReasonerError(
-            f"{description.file}: grounding phase '{name}' made {count:,} atoms, more than the limit of {max_atoms:,}"
-        )
-    found: list[tuple[Term, ...]] = []
-
-    def on_model(model: clingo.Model) -> None:
-        found.extend(tuple(symbol_to_term(arg) for arg in symbol.arguments) for symbol in model.symbols(shown=True))
-
-    ctl.solve(on_model=on_model)
-    return frozenset(found)
 
 
 def cached_clingo_machine(description: Description, limits: GroundingLimits | None = None) -> StateMachine:

@@ -13,9 +13,10 @@ from typing import Union
 import clingo
 
 from ggp.errors import ReasonerError
-from ggp.gdl.terms import Const, Distinct, Func, Not, Or, Rule, Term, Var
+from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Or, Rule, Term, Var, atoms_of
 from ggp.gdl.terms import Literal as GdlLiteral
-from ggp.reasoner.asp import rules_to_asp, symbol_to_term
+from ggp.graphs import reachable
+from ggp.reasoner.asp import encode_name, rules_to_asp, symbol_to_term
 from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
 
 log = logging.getLogger(__name__)
@@ -121,18 +122,35 @@ def dynamic_relations(rules: Iterable[Rule]) -> frozenset[RelKey]:
     return frozenset(dynamic)
 
 
-def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
-    """Every fact of the given state-independent rules, computed once with clingo."""
+def relations_needed(description: Description, targets: frozenset[str]) -> frozenset[str]:
+    """The relation names the ``targets`` depend on (themselves included), following rule bodies."""
+    uses: dict[str, set[str]] = {}
+    for rule in description.rules:
+        body = uses.setdefault(rule.head.name, set())
+        for literal in rule.body:
+            body.update(atom.name for atom, _ in atoms_of(literal))
+    return frozenset(reachable(targets, uses))
+
+
+def _ground(program: str, file: str, phase: str, max_atoms: int) -> clingo.Control:
+    """A clingo control with ``program`` grounded; ReasonerError when grounding fails or makes more than
+    ``max_atoms`` atoms."""
     ctl = clingo.Control(["--warn=none"], logger=lambda code, message: log.debug("clingo: %s", message.strip()))
-    ctl.add("base", [], rules_to_asp(rules))
+    ctl.add("base", [], program)
     try:
         ctl.ground([("base", [])])
     except RuntimeError as exc:
-        raise ReasonerError(f"{file}: grounding the static relations failed: {exc}") from exc
+        raise ReasonerError(f"{file}: grounding phase '{phase}' failed: {exc}") from exc
     if (count := len(ctl.symbolic_atoms)) > max_atoms:
         raise ReasonerError(
-            f"{file}: grounding phase 'static' made {count:,} atoms, more than the limit of {max_atoms:,}"
+            f"{file}: grounding phase '{phase}' made {count:,} atoms, more than the limit of {max_atoms:,}"
         )
+    return ctl
+
+
+def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
+    """Every fact of the given state-independent rules, computed once with clingo."""
+    ctl = _ground(rules_to_asp(rules), file, "static", max_atoms)
     symbols: list[clingo.Symbol] = []
     result = ctl.solve(on_model=lambda model: symbols.extend(model.symbols(atoms=True)))
     if not result.satisfiable:
@@ -144,6 +162,23 @@ def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
             continue
         facts.setdefault(relation_key(term), set()).add(tuple(to_value(arg) for arg in atom_args(term)))
     return facts
+
+
+def static_relation(
+    description: Description, name: str, arity: int, max_atoms: int = 5_000_000
+) -> frozenset[tuple[Term, ...]]:
+    """Every ground argument tuple of a relation that depends on neither ``true`` nor ``does`` (``base``,
+    ``input``). Raises :class:`ReasonerError` when grounding fails or exceeds ``max_atoms``."""
+    needed = relations_needed(description, frozenset({name}))
+    rules = [rule for rule in description.rules if rule.head.name in needed]
+    ctl = _ground(rules_to_asp(rules) + f"\n#show {encode_name(name)}/{arity}.", description.file, name, max_atoms)
+    found: list[tuple[Term, ...]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        found.extend(tuple(symbol_to_term(arg) for arg in symbol.arguments) for symbol in model.symbols(shown=True))
+
+    ctl.solve(on_model=on_model)
+    return frozenset(found)
 
 
 def isolated_static_model(rules: Sequence[Rule], file: str, max_atoms: int, seconds: float, memory_mb: int) -> Facts:

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from ggp.errors import GgpError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.gdl.validator import Finding, Severity
-from ggp.reasoner.clingo_machine import static_relation
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import GoalValueMachine, GroundingLimits, Role, State, StateMachine
+from ggp.reasoner.relations import static_relation
 
 
 @dataclass(slots=True)
