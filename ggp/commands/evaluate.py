@@ -25,7 +25,14 @@ def register(subcommands: Any) -> None:
         ),
     )
     parser.add_argument("games", nargs="+", metavar="GAME", help=FORMATS_HELP)
-    parser.add_argument("--matches", type=int, default=10, help="matches per pairing per seat (default 10)")
+    parser.add_argument("--matches", type=_matches, default=10,
+                        help="matches per pairing per seat (default 10), or 'auto': play rounds of "
+                        f"{AUTO_ROUND} per pairing and seat until every fitness interval is narrower than "
+                        "--precision, or --max-matches is reached")
+    parser.add_argument("--precision", type=float, default=0.05,
+                        help="with --matches auto: the width of the 95%% fitness interval to reach (default 0.05)")
+    parser.add_argument("--max-matches", type=int, default=40,
+                        help="with --matches auto: at most this many matches per pairing per seat (default 40)")
     parser.add_argument(
         "--players",
         default=None,
@@ -61,6 +68,19 @@ def _load_game(spec: str) -> Any:
     return GameSource(loaded.name, loaded.kif, loaded.turn_limit)
 
 
+AUTO_ROUND = 4
+"""Matches per pairing and seat that each round of ``--matches auto`` adds."""
+
+
+def _matches(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {text!r}") from None
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -83,8 +103,11 @@ def run(args: argparse.Namespace) -> int:
     from ggp.players.registry import make_player, parse_spec
     from ggp.reasoner.engines import KifMachines
 
-    if args.matches < 1:
+    auto = args.matches == "auto"
+    if not auto and args.matches < 1:
         raise ValueError("--matches must be at least 1")
+    if auto and (args.max_matches < 1 or not 0 < args.precision < 1):
+        raise ValueError("--matches auto needs --max-matches >= 1 and 0 < --precision < 1")
     MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
     specs = tuple(s.strip() for s in args.players.split(";")) if args.players else DEFAULT_LADDER
     for spec in specs:
@@ -100,37 +123,76 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     games = [_load_game(path) for path in args.games]
     reports = {}
-    jobs = []
+    playable = []
     for game in games:
         reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed)
         if reason:
             reports[game.key] = unplayable_report(game.key, specs, reason)
-            continue
-        jobs += round_robin(
-            game, specs, matches_per_seat=args.matches, seed=args.seed,
-            step_cap=args.step_cap, estimate_playouts=args.estimate_playouts,
-        )
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, disable=args.json or not sys.stderr.isatty(), transient=False) as progress:
-        task = progress.add_task("matches", total=len(jobs))
+        else:
+            playable.append(game)
 
-        def on_result(result: MatchResult, state: RunProgress) -> None:
-            progress.update(task, completed=state.done, description=f"matches ({state.failed} failed)")
-
-        # SIGTERM (kill, a batch scheduler) stops the workers like Ctrl-C instead of orphaning them.
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            results = run_jobs(
-                jobs, make_player, machines, results_path=args.out / "results.jsonl", workers=args.workers,
-                ray_address=args.ray, on_result=on_result,
+    def jobs_for(round_games: list[Any], per_seat: int, round_seed: int) -> list[Any]:
+        return [
+            job for game in round_games for job in round_robin(
+                game, specs, matches_per_seat=per_seat, seed=round_seed,
+                step_cap=args.step_cap, estimate_playouts=args.estimate_playouts,
             )
-        except KeyboardInterrupt:
-            progress.stop()
-            print(f"ggp evaluate: interrupted; finished matches are kept in {args.out / 'results.jsonl'}, "
-                  "run the same command again to resume", file=sys.stderr)
+        ]
+
+    def play(jobs: list[Any]) -> list[MatchResult] | None:
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, disable=args.json or not sys.stderr.isatty(), transient=False) as progress:
+            task = progress.add_task("matches", total=len(jobs))
+
+            def on_result(result: MatchResult, state: RunProgress) -> None:
+                progress.update(task, completed=state.done, description=f"matches ({state.failed} failed)")
+
+            # SIGTERM (kill, a batch scheduler) stops the workers like Ctrl-C instead of orphaning them.
+            previous = signal.signal(signal.SIGTERM, _interrupt)
+            try:
+                return run_jobs(
+                    jobs, make_player, machines, results_path=args.out / "results.jsonl", workers=args.workers,
+                    ray_address=args.ray, on_result=on_result,
+                )
+            except KeyboardInterrupt:
+                progress.stop()
+                print(f"ggp evaluate: interrupted; finished matches are kept in {args.out / 'results.jsonl'}, "
+                      "run the same command again to resume", file=sys.stderr)
+                return None
+            finally:
+                signal.signal(signal.SIGTERM, previous)
+
+    results: list[MatchResult] = []
+    if not auto:
+        played = play(jobs_for(playable, args.matches, args.seed))
+        if played is None:
             return 130
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+        results = played
+    else:
+        # Rounds with their own seeds (seed, seed + 1, ...), so every round adds new matches and a rerun
+        # resumes from results.jsonl. A game leaves the loop once its fitness interval is narrow enough.
+        pending, per_seat, round_index = list(playable), 0, 0
+        while pending and per_seat < args.max_matches:
+            step = min(AUTO_ROUND, args.max_matches - per_seat)
+            played = play(jobs_for(pending, step, args.seed + round_index))
+            if played is None:
+                return 130
+            results += played
+            per_seat += step
+            round_index += 1
+            if model is None:
+                break  # no RAPP model: nothing to make precise
+            narrow = set()
+            for game in pending:
+                interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model)
+                found = interim.fitness.interval("fitness")
+                if not interim.fitness.playable or (found is not None and found.width < args.precision):
+                    narrow.add(game.key)
+            pending = [game for game in pending if game.key not in narrow]
+        for game in pending:
+            print(f"ggp evaluate: {game.key}: the fitness interval is still wider than --precision {args.precision:g} "
+                  f"after {per_seat} matches per pairing and seat (--max-matches {args.max_matches}); "
+                  "the intervals reached are reported", file=sys.stderr)
     by_game: dict[str, list[MatchResult]] = {}
     for result in results:
         by_game.setdefault(result.game, []).append(result)
@@ -149,7 +211,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         for row in report_module.summary(ordered):
             fitness = row["fitness"]
-            shown = "n/a" if fitness is None else f"{fitness:.3f}"
+            shown = "unplayable" if row["unplayable"] else "n/a" if fitness is None else f"{fitness:.3f}"
+            interval = row["fitness_interval"]
+            if isinstance(interval, list):
+                shown += f" (95% CI {interval[0]:.3f}-{interval[1]:.3f}; " + ", ".join(
+                    f"{key} {row[key]:.3f}" for key in ("D", "B", "Q") if isinstance(row[key], float)
+                ) + ")"
             line = f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}"
             print(line.rstrip())
         print(f"report: {page}")

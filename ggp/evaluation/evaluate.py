@@ -180,6 +180,8 @@ class GameReport:
                 "balance": self.fitness.balance,
                 "quickness": self.fitness.quickness,
                 "reason": self.fitness.reason,
+                "plays": self.fitness.plays,
+                "intervals": {name: [iv.low, iv.high] for name, iv in self.fitness.intervals},
             },
             "unplayable": self.unplayable,
             "errors": list(self.errors),

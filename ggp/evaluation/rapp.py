@@ -150,33 +150,115 @@ def fitness(*, distance: float, balance: float, quickness: float) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class Interval:
+    """A confidence interval [low, high] (95% unless said otherwise)."""
+
+    low: float
+    high: float
+
+    @property
+    def width(self) -> float:
+        return self.high - self.low
+
+    def __str__(self) -> str:
+        return f"[{self.low:.3f}, {self.high:.3f}]"
+
+
+MEASURES = ("distance", "balance", "quickness", "fitness")
+"""The quantities a RAPP result reports, each with an interval."""
+
+BOOTSTRAP_RESAMPLES = 1000
+
+
+@dataclass(frozen=True, slots=True)
 class RappResult:
-    """The RAPP verdict on one game."""
+    """The RAPP verdict on one game, with a 95% bootstrap interval for each measure when it was computed
+    (``intervals`` maps a name of :data:`MEASURES` to its :class:`Interval`)."""
 
     fitness: float
     distance: float | None = None
     balance: float | None = None
     quickness: float | None = None
     reason: str = ""
+    intervals: tuple[tuple[str, Interval], ...] = ()
+    plays: int = 0
 
     @property
     def playable(self) -> bool:
         return self.fitness != UNPLAYABLE
 
+    def interval(self, measure: str) -> Interval | None:
+        """The interval of ``measure`` (one of :data:`MEASURES`), or None when none was computed."""
+        return dict(self.intervals).get(measure)
 
-def evaluate_game(
-    plays: Sequence[Play], algorithms: Sequence[str], p_model: Matrix, *, too_short: int = TOO_SHORT_PLIES
-) -> RappResult:
-    """RAPP fitness of a game from its plays between ``algorithms`` (the model's order)."""
-    if not plays:
-        return RappResult(UNPLAYABLE, reason="no plays were completed")
+
+def _point(plays: Sequence[Play], algorithms: Sequence[str], p_model: Matrix, too_short: int) -> tuple[float, ...] | None:
+    """(D, B, Q, f) of the plays, or None when some pair of algorithms has no play."""
     p_game = performance_matrix(plays, algorithms)
     if np.isnan(_upper(p_game)).any():
-        return RappResult(UNPLAYABLE, reason="some algorithm pairs never completed a play")
+        return None
     d = absolute_distance(p_game, p_model)
     b = colour_balance(plays)
     q = quickness(plays, too_short)
-    return RappResult(fitness(distance=d, balance=b, quickness=q), d, b, q)
+    return d, b, q, fitness(distance=d, balance=b, quickness=q)
+
+
+def bootstrap_intervals(
+    plays: Sequence[Play],
+    algorithms: Sequence[str],
+    p_model: Matrix,
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+    confidence: float = 0.95,
+    too_short: int = TOO_SHORT_PLIES,
+) -> dict[str, Interval]:
+    """Percentile bootstrap intervals of D, B, Q and f over the plays.
+
+    The resampling is stratified by pairing and seat (white, black): each resample draws, with
+    replacement, as many plays of every seating as were played, as the evaluation's design fixes those
+    counts; so every resample has every pair and the matrix is always defined. Seeded: the same plays
+    and seed give the same intervals.
+    """
+    groups: dict[tuple[str, str], list[Play]] = {}
+    for play in plays:
+        groups.setdefault((play.white, play.black), []).append(play)
+    rng = np.random.default_rng(seed)
+    samples: list[tuple[float, ...]] = []
+    for _ in range(resamples):
+        drawn: list[Play] = []
+        for group in groups.values():
+            drawn.extend(group[i] for i in rng.integers(0, len(group), len(group)))
+        point = _point(drawn, algorithms, p_model, too_short)
+        if point is not None:
+            samples.append(point)
+    if not samples:
+        return {}
+    values = np.array(samples)
+    tail = (1 - confidence) / 2 * 100
+    low, high = np.percentile(values, [tail, 100 - tail], axis=0)
+    return {name: Interval(round(float(lo), 12), round(float(hi), 12)) for name, lo, hi in zip(MEASURES, low, high)}
+
+
+def evaluate_game(
+    plays: Sequence[Play],
+    algorithms: Sequence[str],
+    p_model: Matrix,
+    *,
+    too_short: int = TOO_SHORT_PLIES,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> RappResult:
+    """RAPP fitness of a game from its plays between ``algorithms`` (the model's order), with 95%
+    bootstrap intervals (``resamples=0`` leaves them out)."""
+    if not plays:
+        return RappResult(UNPLAYABLE, reason="no plays were completed")
+    point = _point(plays, algorithms, p_model, too_short)
+    if point is None:
+        return RappResult(UNPLAYABLE, reason="some algorithm pairs never completed a play", plays=len(plays))
+    d, b, q, f = point
+    intervals = bootstrap_intervals(plays, algorithms, p_model, resamples=resamples, seed=seed, too_short=too_short)
+    return RappResult(f, d, b, q, intervals=tuple(intervals.items()), plays=len(plays))
 
 
 def unplayable(reason: str) -> RappResult:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ggp.evaluation.evaluate import GameReport
+from ggp.evaluation.rapp import MEASURES
 
 _SHOWN_CRITERIA = (
     "completion", "balance", "advantage_first_player", "drawishness", "timeouts",
@@ -31,6 +32,11 @@ def write_json(reports: Sequence[GameReport], path: Path) -> None:
     path.write_text(json.dumps({"games": [r.to_json() for r in reports]}, indent=2, allow_nan=False))
 
 
+def _interval(report: GameReport, measure: str) -> list[float] | None:
+    found = report.fitness.interval(measure)
+    return None if found is None else [found.low, found.high]
+
+
 def _clean(value: float | None) -> float | None:
     return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
@@ -41,7 +47,12 @@ def summary(reports: Sequence[GameReport]) -> list[dict[str, object]]:
         {
             "game": r.game,
             "fitness": _clean(r.fitness.fitness),
+            "unplayable": not r.fitness.playable,
             "reason": r.fitness.reason or r.unplayable or "",
+            **{f"{name}_interval": _interval(r, name) for name in MEASURES},
+            "D": _clean(r.fitness.distance),
+            "B": _clean(r.fitness.balance),
+            "Q": _clean(r.fitness.quickness),
             "matches": r.matches,
             "failed": r.failed,
             **{name: _clean(r.criteria.get(name)) for name in ("balance", "completion", "drawishness", "duration_mean")},
@@ -110,17 +121,23 @@ def _plots(reports: Sequence[GameReport], out: Path) -> dict[str, list[str]]:
         plt.close(figure)
         images["__criteria__"] = ["criteria.png"]
     figure, axis = plt.subplots(figsize=(max(4, 0.9 * len(reports)), 3.0))
-    fitness = [_clean(r.fitness.fitness) for r in reports]
-    axis.bar(range(len(reports)), [-1 if f is None else f for f in fitness], color="#6a9f58")
+    fitness = [_clean(r.fitness.fitness) if r.fitness.playable else None for r in reports]
+    axis.bar(range(len(reports)), [0.0 if f is None else f for f in fitness], color="#6a9f58")
     axis.set_xticks(range(len(reports)), [r.game for r in reports], rotation=30, fontsize=7)
-    axis.set_ylim(-1, 1)
+    axis.set_ylim(0, 1)
     axis.axhline(0, color="black", linewidth=0.5)
-    axis.set_title("RAPP fitness (-1 = unplayable)", fontsize=9)
+    axis.set_title("RAPP fitness (unplayable games: no bar)", fontsize=9)
     figure.tight_layout()
     figure.savefig(out / "fitness.png", dpi=90)
     plt.close(figure)
     images["__fitness__"] = ["fitness.png"]
     return images
+
+
+def _with_interval(value: object, interval: object) -> str:
+    if not isinstance(interval, list):
+        return _fmt(value)
+    return f"{_fmt(value)} <small>[{interval[0]:.3f}, {interval[1]:.3f}]</small>"
 
 
 def _fmt(value: object) -> str:
@@ -137,9 +154,17 @@ def write_html(reports: Sequence[GameReport], out: Path, *, title: str = "Game e
     images = _plots(reports, out)
     rows = []
     for row in summary(reports):
+        if row["unplayable"]:
+            rapp_cells = "<td colspan=4 class=warn>unplayable</td>"
+        else:
+            rapp_cells = "".join(
+                f"<td>{_with_interval(row[key], row[f'{name}_interval'])}</td>"
+                for key, name in (("fitness", "fitness"), ("D", "distance"), ("B", "balance"), ("Q", "quickness"))
+            )
         rows.append(
-            "<tr>" + "".join(f"<td>{_fmt(row[k])}</td>" for k in ("game", "fitness", "balance", "completion",
-                                                                  "drawishness", "duration_mean", "matches", "failed", "reason"))
+            "<tr>" + f"<td>{_fmt(row['game'])}</td>" + rapp_cells
+            + "".join(f"<td>{_fmt(row[k])}</td>" for k in ("balance", "completion", "drawishness", "duration_mean",
+                                                           "matches", "failed", "reason"))
             + "</tr>"
         )
     sections = []
@@ -159,7 +184,10 @@ def write_html(reports: Sequence[GameReport], out: Path, *, title: str = "Game e
 <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;margin:1em 0}}
 td,th{{border:1px solid #ccc;padding:3px 8px;text-align:left}}.row img{{margin-right:1em}}.warn{{color:#a33}}</style>
 </head><body><h1>{html.escape(title)}</h1>
-<table><tr><th>game</th><th>RAPP fitness</th><th>balance</th><th>completion</th><th>drawishness</th>
+<p>RAPP fitness f = (1 - D)(1 - B)(1 - Q), each with its 95% bootstrap interval over the plays;
+"–" where no RAPP model applies to the players.</p>
+<table><tr><th>game</th><th>RAPP fitness</th><th>D (distance)</th><th>B (colour balance)</th>
+<th>Q (quickness)</th><th>Ludii balance</th><th>completion</th><th>drawishness</th>
 <th>mean length</th><th>matches</th><th>failed</th><th>note</th></tr>{''.join(rows)}</table>
 <div class=row>{overview}</div>{''.join(sections)}</body></html>"""
     path = out / "report.html"

@@ -54,7 +54,8 @@ def test_evaluate_with_a_model_file_reports_a_fitness(tmp_path: Path, capsys: py
     assert main(argv) == 0
     text = capsys.readouterr().out
     # Nim plays are all too short (Q = 1), so the fitness is exactly 0.
-    assert "nim: RAPP fitness 0.000, 2 matches, 0 failed" in text and "report:" in text
+    assert "nim: RAPP fitness 0.000 (95% CI 0.000-0.000; D 0.300, B 0.000, Q 1.000), 2 matches, 0 failed" in text
+    assert "report:" in text
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ def test_the_html_report_has_the_plots_and_escapes_every_name(tmp_path: Path) ->
     for name in shown:
         # File names are made safe, and every image the page shows exists and is a PNG.
         assert "<" not in name and (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
-    assert "0.420" in page and "-1.000" in page
+    assert "0.420" in page and "-1.000" not in page and "unplayable</td>" in page
 
 
 def test_the_json_report_has_no_nan_and_keeps_the_reasons(tmp_path: Path) -> None:
@@ -46,7 +46,8 @@ def test_the_json_report_has_no_nan_and_keeps_the_reasons(tmp_path: Path) -> Non
     data = json.loads(path.read_text())
     first, second = data["games"]
     assert first["criteria"]["drama_mean"] is None and first["win_matrix"] == [[None, 0.25], [0.75, None]]
-    assert second["rapp"] == {"fitness": -1.0, "distance": None, "balance": None, "quickness": None, "reason": "no move"}
+    assert second["rapp"] == {"fitness": -1.0, "distance": None, "balance": None, "quickness": None, "reason": "no move",
+                              "plays": 0, "intervals": {}}
 
 
 def test_the_summary_has_one_row_per_game() -> None:
