@@ -60,11 +60,20 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--best", type=_positive, default=5, metavar="N", help="best games to export (5)")
     parser.add_argument("--no-gdl-check", action="store_true",
                         help="skip validating each bred game's GDL translation (faster)")
+    parser.add_argument("--workers", type=_positive, default=1, metavar="K",
+                        help="local worker processes for the RAPP fitness's matches (1)")
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help="play the RAPP fitness's matches on a Ray cluster ('auto', 'local' or HOST:PORT)")
     parser.set_defaults(run=run)
 
 
-def choose_fitness(name: str, playouts: int) -> tuple[Fitness, str]:
-    """The fitness function and a label: RAPP when a model is installed, else the random-playout proxy."""
+def choose_fitness(
+    name: str, playouts: int, *, workers: int = 1, ray_address: str | None = None
+) -> tuple[Fitness, str]:
+    """The fitness function and a label: RAPP when a model is installed, else the random-playout proxy.
+
+    The RAPP fitness plays its matches on ``workers`` local processes, or on the Ray cluster at
+    ``ray_address``; the results are the same for the same seeds."""
     from functools import partial
 
     from ggp.evaluation.evaluate import default_model
@@ -74,7 +83,8 @@ def choose_fitness(name: str, playouts: int) -> tuple[Fitness, str]:
 
     if name == "rapp":
         if default_model() is not None:
-            return partial(rapp_fitness, machines=KifMachines("auto")), "rapp"
+            fitness = partial(rapp_fitness, machines=KifMachines("auto"), workers=workers, ray_address=ray_address)
+            return fitness, "rapp" + (f" on Ray at {ray_address}" if ray_address else "")
         print("ggp evolve: no RAPP model is installed; using the random-playout proxy", file=sys.stderr)
     return partial(playout_fitness, playouts=playouts), f"playout ({playouts} plays)"
 
@@ -105,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     from ggp.generation.params import resolve_params
 
     params = tuple(resolve_params(args.params))
-    fitness, label = choose_fitness(args.fitness, args.playouts)
+    fitness, label = choose_fitness(args.fitness, args.playouts, workers=args.workers, ray_address=args.ray)
     config = EvolutionConfig(population=args.population, generations=args.generations, seed=args.seed,
                              params=params, gdl_check=not args.no_gdl_check, nld=args.nld).check()
     console = Console(stderr=True)

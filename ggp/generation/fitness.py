@@ -36,6 +36,7 @@ def rapp_fitness(
     matches_per_seat: int = DEFAULT_MATCHES_PER_SEAT,
     machines: MachineFactory,
     workers: int = 1,
+    ray_address: str | None = None,
 ) -> RappResult:
     """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason.
 
@@ -52,5 +53,5 @@ def rapp_fitness(
     if reason:
         return unplayable(reason)
     jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed)
-    results = run_jobs(jobs, make_player, machines, workers=workers)
+    results = run_jobs(jobs, make_player, machines, workers=workers, ray_address=ray_address)
     return report_game(source.key, results, model.algorithms, model).fitness
