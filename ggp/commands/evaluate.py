@@ -36,8 +36,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument(
         "--players",
         default=None,
-        help="comma-free list separated by ';' of player specs, weakest first "
-        "(default 'random;mcts:iterations=200;alphabeta:depth=2')",
+        help="comma-free list separated by ';' of player specs, weakest first (default: the RAPP model's "
+        "algorithms, else 'random;mcts:iterations=200;alphabeta:depth=2')",
     )
     parser.add_argument("--engine", default="auto",
                         help="reasoner engine: auto (circuit, else clingo), clingo, circuit, or circuit:interpreter "
@@ -109,14 +109,21 @@ def run(args: argparse.Namespace) -> int:
     if auto and (args.max_matches < 1 or not 0 < args.precision < 1):
         raise ValueError("--matches auto needs --max-matches >= 1 and 0 < --precision < 1")
     MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
-    specs = tuple(s.strip() for s in args.players.split(";")) if args.players else DEFAULT_LADDER
+    # Without --players, the players are the RAPP model's algorithms (the given or the shipped model), so
+    # the fitness is defined; the built-in ladder is the fallback when there is no model.
+    given_model = RappModel.load(args.model) if args.model else None
+    if args.players:
+        specs = tuple(s.strip() for s in args.players.split(";"))
+    else:
+        ladder_model = given_model or (None if args.build_model else default_model())
+        specs = ladder_model.algorithms if ladder_model is not None else DEFAULT_LADDER
     for spec in specs:
         parse_spec(spec)
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
     model: RappModel | None
-    if args.model:
-        model = RappModel.load(args.model)
+    if given_model is not None:
+        model = given_model
     else:
         model = None if args.build_model else default_model(specs)
     machines = KifMachines(args.engine)

@@ -90,3 +90,12 @@ def test_the_report_shows_an_unplayable_game_as_unplayable_not_minus_one(tmp_pat
     page = report.write_html([unplayable_report("broken", ("a", "b"), "role b has no legal move")], tmp_path)
     text = page.read_text()
     assert "unplayable" in text and "-1.000" not in text and "role b has no legal move" in text
+
+
+def test_without_players_the_models_algorithms_play(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "out"
+    game = str(KIF_DIR / "ticTacToe" / "ticTacToe.kif")
+    assert main(["evaluate", game, "--model", str(_model_file(tmp_path)), "--matches", "1", "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted(tuple(row["players"]) for row in rows) == [("legal", "random"), ("random", "legal")]
+    assert "95% CI" in capsys.readouterr().out
