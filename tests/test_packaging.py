@@ -1,0 +1,28 @@
+"""``pip install .`` puts one import name into site-packages: ``ggp`` (players and translators inside it)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from tests.prerequisites import require_module
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_wheel_holds_only_the_ggp_package(tmp_path: Path) -> None:
+    require_module("wheel")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = tmp_path.glob("ggp-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    dist_info = "-".join(wheel.name.split("-")[:2]) + ".dist-info"
+    assert {name.split("/")[0] for name in names} == {"ggp", dist_info}
+    assert "ggp/players/mcts.py" in names and "ggp/translators/sbg/parser.py" in names
+    assert "ggp/generation/evolution.py" in names
+    assert not any(name.startswith(("players/", "translators/")) for name in names)
