@@ -35,6 +35,7 @@ MAX_DEPTH = 100
 MAX_LETTERS = 5_000
 """Upper bound on the letters of one rule once ``^n`` is unrolled (keeps NFAs and GDL small)."""
 
+_DIGITS = frozenset("0123456789")
 _KEYWORDS = ("<BOARD>", "<PIECES>", "<GOALS>", "<<", ">>")
 _SINGLE = "|.()+,^*&@#-"
 
@@ -114,9 +115,9 @@ class _Lexer:
             if kw is not None:
                 result.append(_Token("kw", kw, pos))
                 self._advance(len(kw))
-            elif ch.isdigit():
+            elif ch in _DIGITS:  # ASCII only: str.isdigit() accepts '⓹', which int() refuses
                 j = self.i
-                while j < len(text) and text[j].isdigit():
+                while j < len(text) and text[j] in _DIGITS:
                     j += 1
                 if j - self.i > 9:
                     raise SbgError(f"number {text[self.i:j]!r} is too large", pos)

@@ -79,6 +79,10 @@ def _kind(line: str) -> str:
     return "text"
 
 
+MAX_SIDE = 256
+"""The largest level width and height read (bounded memory: the solvers use bit boards of width x height)."""
+
+
 def parse_levels(text: str, file: str = "<string>") -> tuple[Level, ...]:
     """Read every level of a level file.
 
@@ -89,6 +93,9 @@ def parse_levels(text: str, file: str = "<string>") -> tuple[Level, ...]:
     no level at all.
     """
     lines = [line.rstrip() for line in text.removeprefix("\ufeff").splitlines()]
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_SIDE:
+            raise _error(f"line is {len(line):,} characters long; levels are at most {MAX_SIDE} wide", file, number, MAX_SIDE + 1)
     kinds = [_kind(line) for line in lines]
     levels: list[Level] = []
     block: list[tuple[int, str]] = []
@@ -122,6 +129,8 @@ def parse_level(text: str, file: str = "<string>", index: int = 1) -> Level:
 
 def _parse_block(block: list[tuple[int, str]], file: str, title: str) -> Level:
     first_line = block[0][0]
+    if len(block) > MAX_SIDE:
+        raise _error(f"level has {len(block)} rows; levels are at most {MAX_SIDE} high", file, block[MAX_SIDE][0], 1)
     width = max(len(row) for _, row in block)
     height = len(block)
     walls: set[Cell] = set()

@@ -144,3 +144,13 @@ def test_any_edit_of_a_valid_file_parses_or_fails_with_a_positioned_sbg_error(
         parse_sbg(text, "t.sbg")
     except SbgError as exc:
         assert exc.pos is not None and exc.pos.file == "t.sbg" and "\n" not in exc.message
+
+
+@pytest.mark.parametrize("digit", ["⓹", "٣", "５", "²"])
+def test_a_non_ascii_digit_is_a_positioned_error_not_a_crash(digit: str) -> None:
+    text = (GAMES_DIR / "six_demo.sbg").read_text()
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("<BOARD> 6 6"))
+    lines[row] = f"<BOARD> {digit} 6"  # int('⓹') crashed the reader before
+    with pytest.raises(SbgError, match=rf"six_demo\.sbg:{row + 1}:9: unexpected character"):
+        parse_sbg("\n".join(lines), "six_demo.sbg")

@@ -93,3 +93,12 @@ def test_bad_levels_raise_a_positioned_sokoban_error(text: str, line: int, colum
 def test_asking_for_a_missing_level_number_is_an_error() -> None:
     with pytest.raises(SokobanError, match="level 3 requested but the file holds 1"):
         parse_level(L2.text, "one.txt", 3)
+
+
+def test_a_level_wider_or_higher_than_the_limit_is_refused_with_its_position() -> None:
+    from ggp.translators.sokoban.level import MAX_SIDE
+
+    with pytest.raises(SokobanError, match=rf"wide\.txt:2:{MAX_SIDE + 1}: line is 200,000 characters long"):
+        parse_levels("#####\n" + "#" * 200_000 + "\n", "wide.txt")
+    with pytest.raises(SokobanError, match=rf"high\.txt:{MAX_SIDE + 1}:1: level has {MAX_SIDE + 44} rows"):
+        parse_levels("#@$.#\n" * (MAX_SIDE + 44), "high.txt")
