@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from ggp.errors import IllegalMoveError
 from ggp.gdl.terms import Const, Func, Term
+from ggp.reasoner.heuristics import Heuristic
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
 from ggp.translators.sbg.engine import Move as BoardMove
 from ggp.translators.sbg.engine import SbgEngine, SbgState
+from ggp.translators.sbg.minimax import SbgMinimax
+from ggp.translators.sbg.native import NativeSearch, native_search
 from ggp.translators.sbg.model import SIDES, SbgGame, Side
 
 NOOP = Const("noop")
@@ -55,6 +58,8 @@ class SbgStateMachine:
         self.game = game
         self.engine = SbgEngine(game)
         self._to_board: dict[State, SbgState] = {}
+        self._minimax: SbgMinimax | None = None
+        self._native: NativeSearch | None = None
 
     @property
     def roles(self) -> tuple[Role, ...]:
@@ -137,3 +142,25 @@ class SbgStateMachine:
 
     def goals(self, state: State) -> tuple[int, ...]:
         return self.engine.scores(self.position(state))
+
+    # --- RAPP's heuristic min-max (ggp.reasoner.heuristics.MinimaxSearchMachine) ------------------
+
+    @property
+    def minimax(self) -> SbgMinimax:
+        """The reference evaluation and search of this game (built on first use)."""
+        if self._minimax is None:
+            self._minimax = SbgMinimax(self.engine)
+            self._native = native_search(self._minimax)
+        return self._minimax
+
+    def minimax_values(self, state: State, role: Role, heuristic: Heuristic, depth: int) -> tuple[tuple[Move, float], ...]:
+        """Each legal move of ``role`` with its min-max value (compiled when a C compiler is there).
+
+        Raises ``ValueError`` when it is not ``role``'s turn or the depth is out of range.
+        """
+        position = self.position(state)
+        if role != ROLES[SIDES.index(position.to_move)]:
+            raise ValueError(f"it is not {role}'s turn")
+        reference = self.minimax
+        search = self._native if self._native is not None and depth <= 16 else reference
+        return tuple((move_term(move), value) for move, value in search.root_values(position, heuristic, depth))

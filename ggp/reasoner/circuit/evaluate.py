@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ggp.errors import ReasonerError
 from ggp.reasoner.circuit.build import Circuit, Ref
 from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, TABLES, bytecode, c_source, sizes, tables
-from ggp.reasoner.circuit.compiler import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
+from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
 
 log = logging.getLogger(__name__)
 
@@ -438,7 +438,7 @@ class InterpretedEvaluator(_NativeEvaluator):
 COMPILE_MAX_LITERALS = 100_000
 """Above this many circuit literals the C code is built without optimisation (the optimiser would take
 many minutes and gigabytes on such a straight-line program; see
-:data:`~ggp.reasoner.circuit.compiler.UNOPTIMISED_FLAGS`)."""
+:data:`~ggp.native.UNOPTIMISED_FLAGS`)."""
 
 INTERPRET_MIN_LITERALS = 1_500_000
 """Above this many circuit literals ``auto`` interprets instead of compiling at all (even an

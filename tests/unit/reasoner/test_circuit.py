@@ -13,7 +13,7 @@ import pytest
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.reasoner.circuit import CircuitError, CircuitStateMachine, make_fast_machine
-from ggp.reasoner.circuit.compiler import find_compiler
+from ggp.native import find_compiler
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
@@ -333,7 +333,7 @@ def test_a_large_circuit_is_compiled_without_optimisation_and_a_huge_one_interpr
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ggp.reasoner.circuit import evaluate
-    from ggp.reasoner.circuit.compiler import FLAGS, UNOPTIMISED_FLAGS
+    from ggp.native import FLAGS, UNOPTIMISED_FLAGS
 
     game = parse_kif(COUNTER, "counter.kif")
     normal = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ggp.reasoner.circuit.compiler import evict, find_compiler, load_library, private_dir
+from ggp.native import evict, find_compiler, load_library, private_dir
 from tests.prerequisites import needs
 
 SOURCE = "int ggp_answer(void) { return 42; }\n"
@@ -20,7 +20,7 @@ needs_cc = needs(find_compiler() is not None, "no c compiler (cc)")
 CHILD = """
 import ctypes, sys
 from pathlib import Path
-from ggp.reasoner.circuit.compiler import load_library
+from ggp.native import load_library
 lib, path, cached = load_library(sys.argv[1], (sys.argv[2], "counting-cc 1"), Path(sys.argv[3]))
 print(lib.ggp_answer(), cached)
 """

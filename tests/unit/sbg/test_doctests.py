@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["automaton", "engine", "parser", "printer", "to_gdl"]
+MODULES = ["automaton", "engine", "minimax", "parser", "printer", "to_gdl"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,4 +1,5 @@
-"""Compile generated C with the system compiler into a shared library, cached per game.
+"""Compile C with the system compiler into a shared library, cached by source: compiled circuits
+(:mod:`ggp.reasoner.circuit`) and the SBG min-max search (:mod:`ggp.translators.sbg.native`).
 
 The cache lives in ``$XDG_CACHE_HOME/ggp/circuits`` (default ``~/.cache/ggp/circuits``); an entry is
 named by the SHA-256 of the C source (which is a function of the rules), the compiler's version line
