@@ -6,11 +6,9 @@ a generic evaluation read from the rules alone:
 
 - the goal values the rules give the current state (many games define goals before the end),
 - mobility: the difference in the two roles' numbers of legal moves,
-- material: for board games, the number of fluents that mention a piece of each role; a fluent
-  ``(cell 1 1 x)`` belongs to ``xplayer`` when an argument after the first names the role, starts
-  it, or (two-letter pieces like ``wp``) shares its first letter. Material is used only when the
-  initial state already shows pieces of both roles; usual blank names (``b``, ``blank``, ``empty``)
-  never count as pieces.
+- material: for board games, the number of fluents that mention a piece of each role
+  (:class:`~ggp.players.material.FluentMaterial`). Material is used only when the initial state
+  already shows pieces of both roles.
 
 The evaluation is kept inside ``±99`` so a proven win (``+100``) always beats a heuristic one. Search
 deepens one joint move at a time until the budget ends or the tree is solved; the move of the last
@@ -26,9 +24,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from ggp.gdl.terms import Const, Func, Term
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
+from ggp.players.material import FluentMaterial
 from ggp.players.mcts import MctsPlayer
 from ggp.reasoner.machine import CHANCE_ROLE, Move, Role, State, StateMachine
 from ggp.reasoner.playouts import safe_goals
@@ -39,9 +37,6 @@ WIN = 100.0
 HEURISTIC_LIMIT = 99.0
 MAX_DEPTH = 200
 TABLE_LIMIT = 500_000
-_IGNORED_FLUENTS = frozenset({"control", "step", "turn"})
-_BLANKS = frozenset({"b", "blank", "empty", "e", "none", "nil", "free", "0"})
-"""Usual names of an empty square; never taken for a piece (``b`` would otherwise look like ``black``'s)."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -81,6 +76,7 @@ class AlphaBetaPlayer(BasePlayer):
         self._nodes = 0
         self._opponent = 1
         self._owners = False
+        self._pieces: FluentMaterial | None = None
         self.last_depth = 0
         self.last_value = 0.0
 
@@ -96,6 +92,7 @@ class AlphaBetaPlayer(BasePlayer):
             log.info("alphabeta as %s: %s; falling back to MCTS", role, reason)
             self._start_fallback()
             return
+        self._pieces = FluentMaterial(machine.roles)
         self._owners = self._detect_material(machine.initial_state())
 
     def _unsupported(self, machine: StateMachine) -> str | None:
@@ -266,37 +263,9 @@ class AlphaBetaPlayer(BasePlayer):
         value = sum(weight * feature for weight, feature in features) / total
         return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, value * HEURISTIC_LIMIT / WIN))
 
-    def _owner(self, term: Term) -> int | None:
-        """Which of the two roles a piece symbol belongs to, if any."""
-        if not isinstance(term, Const) or term.name in _BLANKS:
-            return None
-        text = term.name
-        found = {
-            r
-            for r, role in enumerate(self.machine.roles)
-            if text == str(role) or str(role).startswith(text) or text.startswith(str(role))
-        }
-        if not found and len(text) == 2:
-            initials = [str(role)[:1] for role in self.machine.roles]
-            if len(set(initials)) == 2:
-                found = {r for r, initial in enumerate(initials) if text[0] == initial}
-        return found.pop() if len(found) == 1 else None
-
-    def _fact_owner(self, fact: Term) -> int | None:
-        if not isinstance(fact, Func) or len(fact.args) < 2 or fact.name in _IGNORED_FLUENTS:
-            return None
-        for arg in fact.args[1:]:
-            owner = self._owner(arg)
-            if owner is not None:
-                return owner
-        return None
-
     def _material(self, state: State) -> tuple[int, int]:
-        counts = [0, 0]
-        for fact in state.facts:
-            owner = self._fact_owner(fact)
-            if owner is not None:
-                counts[owner] += 1
+        assert self._pieces is not None
+        counts = self._pieces.counts(state)
         return counts[self.index], counts[self._opponent]
 
     def _detect_material(self, state: State) -> bool:

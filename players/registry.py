@@ -3,11 +3,14 @@
 A spec is ``TYPE[:key=value,...]``. The keys ``iterations``, ``seconds`` and ``depth`` form the
 player's own :class:`~ggp.player.Budget`; ``seed`` overrides the seed; any other key goes to the
 player's constructor (``exploration`` and ``playouts_per_leaf`` for mcts and dmcts, ``samples``
-for dmcts, ``playouts_per_visit`` for monte_carlo).
+for dmcts, ``playouts_per_visit`` for monte_carlo, the heuristic ``h`` for minimax). Values are
+numbers, except for options the constructor takes as text (``h=WGCM``).
 
 >>> player = make_player("mcts:iterations=50,exploration=0.5", seed=3)
 >>> player.name, player.budget, player.exploration
 ('mcts', Budget(deadline=None, iterations=50, depth=None), 0.5)
+>>> make_player("minimax:h=WGC,depth=3").label
+'WGC'
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from ggp.players.base import BasePlayer
 from ggp.players.determinized_mcts import DeterminizedMctsPlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.mcts import MctsPlayer
+from ggp.players.minimax import MinimaxPlayer
 from ggp.players.monte_carlo import MonteCarloPlayer
 from ggp.players.random_player import RandomPlayer
 
@@ -32,6 +36,7 @@ PLAYER_TYPES: dict[str, type[BasePlayer]] = {
     "mcts": MctsPlayer,
     "alphabeta": AlphaBetaPlayer,
     "dmcts": DeterminizedMctsPlayer,
+    "minimax": MinimaxPlayer,
 }
 """Type name -> class; every class takes ``(seed, budget, **options)``."""
 
@@ -49,18 +54,26 @@ def _number(key: str, text: str) -> int | float:
         raise ValueError(f"option {key!r} needs a number, found {text!r}") from None
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, int | float]]:
+def _text_options(cls: type[BasePlayer]) -> set[str]:
+    """Constructor parameters annotated ``str`` (their values stay text)."""
+    parameters = inspect.signature(cls.__init__).parameters.values()
+    return {p.name for p in parameters if p.annotation in ("str", str)}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     """Split ``TYPE[:key=value,...]``; raises ``ValueError`` for an unknown type or a bad option."""
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower().replace("-", "_")
     if kind not in PLAYER_TYPES:
         raise ValueError(f"unknown player type {kind!r}; expected one of {', '.join(PLAYER_TYPES)}")
-    options: dict[str, int | float] = {}
+    text_keys = _text_options(PLAYER_TYPES[kind])
+    options: dict[str, int | float | str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
         if not equals:
             raise ValueError(f"player option {item!r} must look like key=value")
-        options[key.strip()] = _number(key.strip(), value.strip())
+        key = key.strip()
+        options[key] = value.strip() if key in text_keys else _number(key, value.strip())
     return kind, options
 
 
@@ -73,9 +86,9 @@ def make_player(spec: str, seed: int = 0, budget: Budget | None = None) -> BaseP
     kind, options = parse_spec(spec)
     cls = PLAYER_TYPES[kind]
     seed = int(options.pop("seed", seed))
-    seconds = options.pop("seconds", None)
-    iterations = options.pop("iterations", None)
-    depth = options.pop("depth", None)
+    seconds = _numeric(options.pop("seconds", None))
+    iterations = _numeric(options.pop("iterations", None))
+    depth = _numeric(options.pop("depth", None))
     if iterations is not None or depth is not None:
         own = Budget(
             iterations=None if iterations is None else int(iterations),
@@ -94,6 +107,12 @@ def make_player(spec: str, seed: int = 0, budget: Budget | None = None) -> BaseP
             raise ValueError(f"seconds must be positive, found {seconds:g}")
         player.move_seconds = float(seconds)
     return player
+
+
+def _numeric(value: int | float | str | None) -> int | float | None:
+    if isinstance(value, str):
+        raise ValueError(f"budget option needs a number, found {value!r}")
+    return value
 
 
 PlayerFactory = Callable[[], BasePlayer]

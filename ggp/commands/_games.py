@@ -7,6 +7,10 @@ chosen by the file's extension and translated to GDL on the fly; a bare name is 
   writes ``.txt``), translated by :mod:`ggp.translators.sokoban`.
 
 A Sokoban file may hold several levels: ``levels.txt#3`` is its third (the first by default).
+
+:class:`GameMachines` is the machine factory of self-play: SBG games are played on the SBG engine
+(rapp.md §8: its min-max is compiled, and tests check it plays exactly like the GDL translation), the
+others by a reasoner engine.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ggp.errors import InputError
 from ggp.gdl.terms import Description
+from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +42,8 @@ class LoadedGame:
     description: Description
     kif: str
     turn_limit: int | None = None
+    sbg: str | None = None
+    """The SBG text, for SBG games."""
 
 
 def game_path(spec: str | Path) -> tuple[Path, int]:
@@ -74,11 +82,12 @@ def load_game(spec: str | Path) -> LoadedGame:
         from ggp.translators.sbg.parser import parse_sbg
         from ggp.translators.sbg.to_gdl import translate
 
-        game = parse_sbg(read_text(path), str(path))
+        text = read_text(path)
+        game = parse_sbg(text, str(path))
         for warning in game.warnings:
             log.warning("%s", warning)
         description = translate(game)
-        return LoadedGame(name, path, description, to_kif(description), game.turn_limit)
+        return LoadedGame(name, path, description, to_kif(description), game.turn_limit, text)
     if suffix in SOKOBAN_SUFFIXES:
         from ggp.translators.sokoban.level import parse_level
         from ggp.translators.sokoban.to_gdl import translate as translate_level
@@ -89,3 +98,33 @@ def load_game(spec: str | Path) -> LoadedGame:
         f"{path}: unknown game format {suffix or '(no extension)'!r}; use .kif (GDL), .sbg (Simplified "
         "Boardgames) or .sok/.xsb/.txt (Sokoban levels)"
     )
+
+
+class GameText(Protocol):
+    """A game as self-play knows it (:class:`ggp.evaluation.selfplay.GameSource`)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def kif(self) -> str: ...
+
+    @property
+    def sbg(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameMachines:
+    """Picklable machine factory: the SBG engine for a game with SBG text, else ``KifMachines(engine)``."""
+
+    engine: str = "auto"
+
+    def __call__(self, game: GameText) -> StateMachine:
+        if game.sbg is not None:
+            from ggp.translators.sbg.machine import SbgStateMachine
+            from ggp.translators.sbg.parser import parse_sbg
+
+            return SbgStateMachine(parse_sbg(game.sbg, game.key))
+        from ggp.reasoner.engines import KifMachines
+
+        return KifMachines(self.engine)(game)

@@ -65,7 +65,7 @@ def _load_game(spec: str) -> Any:
     from ggp.evaluation.selfplay import GameSource
 
     loaded = load_game(spec)
-    return GameSource(loaded.name, loaded.kif, loaded.turn_limit)
+    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg)
 
 
 AUTO_ROUND = 4
@@ -88,6 +88,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from ggp.commands._games import GameMachines
     from ggp.evaluation import report as report_module
     from ggp.evaluation.evaluate import (
         DEFAULT_LADDER,
@@ -101,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
     from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
     from ggp.match.rules import MatchRules
     from ggp.players.registry import make_player, parse_spec
-    from ggp.reasoner.engines import KifMachines
 
     auto = args.matches == "auto"
     if not auto and args.matches < 1:
@@ -126,13 +126,14 @@ def run(args: argparse.Namespace) -> int:
         model = given_model
     else:
         model = None if args.build_model else default_model(specs)
-    machines = KifMachines(args.engine)
+    machines = GameMachines(args.engine)
     args.out.mkdir(parents=True, exist_ok=True)
     games = [_load_game(path) for path in args.games]
     reports = {}
     playable = []
     for game in games:
-        reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed)
+        reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed, players=specs,
+                                player_factory=make_player)
         if reason:
             reports[game.key] = unplayable_report(game.key, specs, reason)
         else:

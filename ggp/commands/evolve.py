@@ -76,14 +76,14 @@ def choose_fitness(
     ``ray_address``; the results are the same for the same seeds."""
     from functools import partial
 
+    from ggp.commands._games import GameMachines
     from ggp.evaluation.evaluate import default_model
     from ggp.generation.fitness import rapp_fitness
     from ggp.generation.proxy import playout_fitness
-    from ggp.reasoner.engines import KifMachines
 
     if name == "rapp":
         if default_model() is not None:
-            fitness = partial(rapp_fitness, machines=KifMachines("auto"), workers=workers, ray_address=ray_address)
+            fitness = partial(rapp_fitness, machines=GameMachines("auto"), workers=workers, ray_address=ray_address)
             return fitness, "rapp" + (f" on Ray at {ray_address}" if ray_address else "")
         print("ggp evolve: no RAPP model is installed; using the random-playout proxy", file=sys.stderr)
     return partial(playout_fitness, playouts=playouts), f"playout ({playouts} plays)"

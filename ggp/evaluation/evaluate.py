@@ -22,7 +22,8 @@ import numpy as np
 from ggp.errors import GgpError
 from ggp.evaluation import rapp
 from ggp.evaluation.metrics import all_metrics
-from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, machine_for
+from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, PlayerFactory, machine_for
+from ggp.player import Budget
 
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
@@ -32,19 +33,38 @@ DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "default_model.json"
 
 
 def check_playable(
-    game: GameSource, machine_factory: MachineFactory, *, playouts: int = 3, step_cap: int = 1000, seed: int = 0
+    game: GameSource,
+    machine_factory: MachineFactory,
+    *,
+    playouts: int = 3,
+    step_cap: int = 1000,
+    seed: int = 0,
+    players: Sequence[str] = (),
+    player_factory: PlayerFactory | None = None,
 ) -> str | None:
-    """None when the game can be played, else the reason it cannot.
+    """None when the game can be played, else the reason it cannot (one line).
 
     The machine comes from ``machine_factory`` (cached per process, so the matches that follow reuse it).
 
     Checks: the rules build a state machine, every role has a legal move in the initial state, random
     playouts end within the game's turn limit (or ``step_cap``), and every role gets a goal at the end.
+    With ``players`` (specs) and ``player_factory``, each player must also accept every role of the
+    game (a min-max whose heuristic needs a board says so here, not by playing fallback moves).
     """
     try:
         machine = machine_for(game, machine_factory)
     except GgpError as exc:
         return f"the rules cannot be used: {exc}"
+    if player_factory is not None:
+        for spec in players:
+            for role in machine.roles:
+                player = player_factory(spec, seed)
+                try:
+                    player.start(machine, role, Budget())
+                except (GgpError, ValueError) as exc:
+                    return f"player {spec} cannot play this game: {exc}"
+                finally:
+                    player.stop()
     rng = random.Random(seed)
     limit = (game.turn_limit + 1) if game.turn_limit else step_cap
     try:

@@ -12,8 +12,9 @@ asked every step, the chance role is played by the loop, a failing player gets t
 
 Evaluation never imports concrete players, translators or reasoner engines: the caller passes a
 picklable ``player_factory(spec, seed) -> Player`` (the CLI passes
-``ggp.players.registry.make_player``) and a picklable ``machine_factory(key, kif) -> StateMachine``
-(the CLI passes ``ggp.reasoner.engines.KifMachines(engine)``).
+``ggp.players.registry.make_player``) and a picklable ``machine_factory(game) -> StateMachine``
+(the CLI passes ``ggp.commands._games.GameMachines(engine)``: SBG games on the SBG engine, the rest
+on ``ggp.reasoner.engines.KifMachines(engine)``).
 """
 
 from __future__ import annotations
@@ -44,20 +45,25 @@ from ggp.reasoner.machine import State, StateMachine
 log = logging.getLogger(__name__)
 
 PlayerFactory = Callable[[str, int], Player]
-MachineFactory = Callable[[str, str], StateMachine]
-"""Makes the machine of a game from its key and KIF text; must be picklable for worker processes."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameSource:
     """A game to evaluate: its key, its KIF text, and the game's own length limit in plies if any.
 
-    ``turn_limit`` lets a draw at that length be classified as a timeout (SBG turn limits).
+    ``turn_limit`` lets a draw at that length be classified as a timeout (SBG turn limits). ``sbg``
+    is the game's Simplified Boardgames text when it is one (the machine factory may then play it
+    on the SBG engine, whose min-max is compiled; the KIF is its translation).
     """
 
     key: str
     kif: str
     turn_limit: int | None = None
+    sbg: str | None = None
+
+
+MachineFactory = Callable[[GameSource], StateMachine]
+"""Makes the machine of a game; must be picklable for worker processes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +140,16 @@ class MatchResult:
 
 # --- one match -------------------------------------------------------------------------------
 
-_MACHINES: dict[tuple[str, str, MachineFactory], StateMachine] = {}
+_MACHINES: dict[tuple[GameSource, MachineFactory], StateMachine] = {}
 
 
 def machine_for(game: GameSource, machine_factory: MachineFactory) -> StateMachine:
     """One machine per game (key and rules text) and factory in each worker process (grounding or
     compiling happens once)."""
-    key = (game.key, game.kif, machine_factory)
+    key = (game, machine_factory)
     machine = _MACHINES.get(key)
     if machine is None:
-        machine = _MACHINES[key] = machine_factory(game.key, game.kif)
+        machine = _MACHINES[key] = machine_factory(game)
     return machine
 
 

@@ -16,16 +16,17 @@ from ggp.evaluation.rapp import RappResult, unplayable
 from ggp.evaluation.selfplay import GameSource, MachineFactory, round_robin, run_jobs
 from ggp.gdl.printer import to_kif
 from ggp.translators.sbg.model import SbgGame
+from ggp.translators.sbg.printer import to_sbg
 from ggp.translators.sbg.to_gdl import translate
 
 DEFAULT_MATCHES_PER_SEAT = 2
 
 
 def game_source(game: SbgGame) -> GameSource:
-    """The game as KIF, keyed by a hash of its rules (so equal games share a compiled machine)."""
+    """The game as SBG and KIF, keyed by a hash of its rules (so equal games share a machine)."""
     kif = to_kif(translate(game))
     key = f"{game.name.replace(' ', '_') or 'game'}-{hashlib.sha1(kif.encode()).hexdigest()[:10]}"
-    return GameSource(key, kif, game.turn_limit)
+    return GameSource(key, kif, game.turn_limit, to_sbg(game))
 
 
 def rapp_fitness(
@@ -40,8 +41,8 @@ def rapp_fitness(
 ) -> RappResult:
     """f = (1 - D)(1 - B)(1 - Q) over plays of the model's algorithms, or -1 with a reason.
 
-    ``machines`` builds each game's state machine (the command wires the engine, e.g.
-    ``ggp.reasoner.engines.KifMachines("auto")``).
+    ``machines`` builds each game's state machine (the command wires it:
+    ``ggp.commands._games.GameMachines``, which plays SBG games on the SBG engine).
     """
     from ggp.players.registry import make_player
 
@@ -49,7 +50,7 @@ def rapp_fitness(
     if model is None:
         raise GgpError("no RAPP model is installed; build one with 'ggp evaluate games/*.sbg --build-model chess'")
     source = game_source(game)
-    reason = check_playable(source, machines, seed=seed)
+    reason = check_playable(source, machines, seed=seed, players=model.algorithms, player_factory=make_player)
     if reason:
         return unplayable(reason)
     jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, cast
 
 from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description
@@ -96,6 +96,16 @@ def make_machine(
     return factory(description, limits)
 
 
+class KifSource(Protocol):
+    """A game by name and KIF text (e.g. :class:`ggp.evaluation.selfplay.GameSource`)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def kif(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class KifMachines:
     """Builds a game's machine from its KIF text with one engine: the machine factory the CLI hands to
@@ -115,7 +125,7 @@ class KifMachines:
             return self.engine
         return "circuit" if "circuit" in ENGINES else "clingo"
 
-    def __call__(self, key: str, kif: str) -> StateMachine:
+    def __call__(self, game: KifSource) -> StateMachine:
         from ggp.gdl.parser import parse_kif
 
-        return make_machine(parse_kif(kif, key), self.resolved)
+        return make_machine(parse_kif(game.kif, game.key), self.resolved)

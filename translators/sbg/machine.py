@@ -25,8 +25,8 @@ from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_produ
 from ggp.translators.sbg.engine import Move as BoardMove
 from ggp.translators.sbg.engine import SbgEngine, SbgState
 from ggp.translators.sbg.minimax import SbgMinimax
-from ggp.translators.sbg.native import NativeSearch, native_search
 from ggp.translators.sbg.model import SIDES, SbgGame, Side
+from ggp.translators.sbg.native import NativeSearch, native_search
 
 NOOP = Const("noop")
 ROLES: tuple[Role, Role] = (Const("white"), Const("black"))

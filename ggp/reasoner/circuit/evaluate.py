@@ -20,9 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ggp.errors import ReasonerError
+from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
 from ggp.reasoner.circuit.build import Circuit, Ref
 from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, TABLES, bytecode, c_source, sizes, tables
-from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
 
 log = logging.getLogger(__name__)
 

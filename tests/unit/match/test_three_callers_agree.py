@@ -58,7 +58,7 @@ async def manager_match(aiohttp_server: ServerFactory, kif: str, seed: int, chan
     description = parse_kif(kif)
     seats: list[Seat] = []
     for index in range(1 if chance else 2):
-        machine = MACHINES("game", kif)
+        machine = MACHINES(GameSource("game", kif))
 
         def factory(index: int = index) -> Player:
             return RandomPlayer(seed * 1009 + index)
@@ -73,7 +73,7 @@ async def manager_match(aiohttp_server: ServerFactory, kif: str, seed: int, chan
     config = MatchConfig("agree", "game", description, tuple(seats), start_clock=30, play_clock=30, seed=seed,
                          step_cap=step_cap, deadlines=DEADLINES)
     async with HttpTransport() as transport:
-        return await run_match(MACHINES("game", kif), config, transport)
+        return await run_match(MACHINES(GameSource("game", kif)), config, transport)
 
 
 @pytest.mark.parametrize(("kif", "chance", "step_cap", "reason"), [
@@ -85,7 +85,7 @@ async def manager_match(aiohttp_server: ServerFactory, kif: str, seed: int, chan
 async def test_arena_selfplay_and_manager_play_the_same_match(
     aiohttp_server: ServerFactory, kif: str, chance: bool, step_cap: int, reason: str, seed: int
 ) -> None:
-    machine = MACHINES("game", kif)
+    machine = MACHINES(GameSource("game", kif))
     specs = ("random",) if chance else ("random", "random")
 
     players = [RandomPlayer(seed * 1009 + i) for i in range(len(specs))]

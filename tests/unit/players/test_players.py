@@ -34,7 +34,8 @@ from tests.helpers.nim_machine import (
     NimMachine,
 )
 
-ALL_TYPES = sorted(PLAYER_TYPES)
+ALL_TYPES = sorted(set(PLAYER_TYPES) - {"minimax"})
+"""Types that play any game; minimax needs pieces (tests/unit/players/test_minimax.py)."""
 
 
 def play(machine: StateMachine, players: Sequence[BasePlayer], budget: Budget) -> tuple[list[State], tuple[int, ...]]:
@@ -279,13 +280,16 @@ def test_move_seconds_limits_a_player_made_from_a_spec(monkeypatch: pytest.Monke
 def test_player_specs_parse_and_reject_unknown_options() -> None:
     assert parse_spec("MCTS:iterations=5, exploration=0.3") == ("mcts", {"iterations": 5, "exploration": 0.3})
     with pytest.raises(ValueError, match="unknown player type"):
-        parse_spec("minimax")
+        parse_spec("negamax")
     with pytest.raises(ValueError, match="no option 'exploration'"):
         make_player("random:exploration=1")
     with pytest.raises(ValueError, match="key=value"):
         parse_spec("mcts:iterations")
     with pytest.raises(ValueError, match="needs a number"):
         parse_spec("mcts:iterations=many")
+    assert parse_spec("minimax:h=WGC,depth=3") == ("minimax", {"h": "WGC", "depth": 3})
+    with pytest.raises(ValueError, match="heuristic .X. must start with C"):
+        make_player("minimax:h=X")
 
 
 def test_budget_combines_limits_and_rejects_nonsense() -> None:

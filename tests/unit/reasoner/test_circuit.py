@@ -12,8 +12,8 @@ import pytest
 
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.parser import parse_kif, parse_term
-from ggp.reasoner.circuit import CircuitError, CircuitStateMachine, make_fast_machine
 from ggp.native import find_compiler
+from ggp.reasoner.circuit import CircuitError, CircuitStateMachine, make_fast_machine
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
@@ -332,8 +332,8 @@ def test_a_failing_compiler_falls_back_to_numpy_in_auto_mode(
 def test_a_large_circuit_is_compiled_without_optimisation_and_a_huge_one_interpreted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ggp.reasoner.circuit import evaluate
     from ggp.native import FLAGS, UNOPTIMISED_FLAGS
+    from ggp.reasoner.circuit import evaluate
 
     game = parse_kif(COUNTER, "counter.kif")
     normal = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path)

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ggp.reasoner.circuit import CircuitStateMachine
 from ggp.native import find_compiler
+from ggp.reasoner.circuit import CircuitStateMachine
 from tests.conftest import KIF_DIR
 from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import circuit_machine

@@ -16,7 +16,7 @@ from ggp.translators.sbg.model import SbgGame
 from ggp.translators.sbg.native import NativeSearch, native_search
 from ggp.translators.sbg.parser import parse_sbg
 from tests.conftest import GAMES_DIR
-from tests.prerequisites import needs
+from tests.prerequisites import missing
 from tests.unit.sbg.sbg_strategies import sbg_games
 
 GAME_FILES = sorted(GAMES_DIR.glob("*.sbg"))
@@ -25,8 +25,7 @@ GAME_FILES = sorted(GAMES_DIR.glob("*.sbg"))
 def _native(reference: SbgMinimax) -> NativeSearch:
     search = native_search(reference)
     if search is None:
-        needs("a C compiler (cc, gcc or clang) for the compiled SBG min-max")
-        raise AssertionError("unreachable")
+        missing("a C compiler (cc, gcc or clang) for the compiled SBG min-max")
     return search
 
 
@@ -38,7 +37,7 @@ def _best(values: list[tuple[tuple[int, int, int, int], float]]) -> tuple[float,
 def _positions(engine: SbgEngine, seed: int, count: int) -> list[SbgState]:
     """The initial position and positions along random playouts."""
     rng = random.Random(seed)
-    found = []
+    found: list[SbgState] = []
     state = engine.initial_state()
     while len(found) < count:
         found.append(state)
