@@ -1,57 +1,235 @@
-"""Build a RAPP model from finished self-play results and print every game's fitness as a Markdown table.
+"""The paper's RAPP experiment (Kowalski & Szykuła 2016, rapp.md §7), in resumable stages.
 
-Reads one or more ``results.jsonl`` files written by ``ggp evaluate`` (or its benchmarks), builds the
-model from the group of games containing ``--anchor`` (games whose win matrix is incomplete are left
-out), optionally saves it, and prints fitness, distance, balance and quickness per game. This is how
-``ggp/evaluation/data/default_model.json`` was made (see docs/evaluation.md).
+Stages (each reads what the earlier ones left under ``--out``, default benchmarks/results/):
 
-Usage: python benchmarks/rapp_table.py RESULTS.jsonl... --players 'random;mcts:iterations=10;...'
-       (--anchor gardner [--save ggp/evaluation/data/default_model.json] | --model FILE)
+- ``model``: from ``rapp_model/results.jsonl`` (``ggp evaluate`` of the example games with the 16
+  min-max players, see docs/rapp_results.md; else the committed copy in benchmarks/data/) build the model games and the k = 3, 4, 5 algorithm
+  sets; ``--save`` writes the k = 3 and k = 4 models into ggp/evaluation/data/.
+- ``generated``: ``--count`` generated games (cycling through the four parameter sets), each played by
+  the union of the 3- and 4-algorithm models' players, ``--matches`` per pairing and seat; results
+  go to ``rapp_table/generated.jsonl`` as they finish, so an interrupted run resumes.
+- ``evolved``: ``--runs`` evolution runs per model (``--generations``, ``--population``), each a
+  resumable folder ``rapp_table/evolved-k{K}-run{R}``.
+- ``table``: Max / Avg / share promising (fitness >= ``--promising``) with 95% intervals of the means,
+  per variant and model, as Markdown beside the paper's figures.
+
+Usage: python benchmarks/rapp_table.py model --save
+       python benchmarks/rapp_table.py generated --count 200 --workers 2
+       python benchmarks/rapp_table.py evolved --runs 4
+       python benchmarks/rapp_table.py table
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import random
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
-from ggp.evaluation.evaluate import RappModel, build_model, report_game
-from ggp.evaluation.selfplay import MatchResult, read_results
+import numpy as np
+
+from ggp.commands._games import GameMachines
+from ggp.evaluation import rapp
+from ggp.evaluation.evaluate import DEFAULT_MODEL_PATH, RappModel, build_model, check_playable, report_game
+from ggp.evaluation.selfplay import MatchResult, read_results, round_robin, run_jobs
+from ggp.generation.fitness import game_source
+from ggp.generation.generator import generate_games
+from ggp.generation.params import BUILTIN
+from ggp.players.registry import make_player
+from ggp.reasoner.heuristics import HEURISTIC_NAMES
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DATA = DEFAULT_MODEL_PATH.parent
+SPECS = tuple(f"minimax:h={name},depth=2" for name in HEURISTIC_NAMES)
+ANCHOR = "chess"
+PAPER = {
+    "Generated": ((0.907, 0.671, 0.29), (0.942, 0.704, 0.34)),
+    "Evolved": ((0.971, 0.911, 1.00), (0.959, 0.916, 1.00)),
+    "Example": ((0.858, 0.811, 0.90), (0.959, 0.859, 1.00)),
+}
+"""The paper's (Max, Avg, Promising) for the 3- and 4-algorithm models (rapp.md §7)."""
+
+
+def label(spec: str) -> str:
+    """``minimax:h=WGC,depth=2`` -> ``WGC``."""
+    return spec.split("h=")[1].split(",")[0] if "h=" in spec else spec
+
+
+COMMITTED = Path(__file__).resolve().parent / "data" / "rapp_model_results.jsonl.gz"
+"""The model's plays as committed (moves left out), used when ``OUT/rapp_model/results.jsonl`` is absent."""
+
+
+def model_results(out: Path) -> dict[str, list[MatchResult]]:
+    path = out / "rapp_model" / "results.jsonl"
+    if path.exists():
+        results = list(read_results(path).values())
+    else:
+        with gzip.open(COMMITTED, "rt") as handle:
+            results = [MatchResult.from_json(json.loads(line)) for line in handle if line.strip()]
+    by_game: dict[str, list[MatchResult]] = {}
+    for result in results:
+        by_game.setdefault(result.game, []).append(result)
+    return by_game
+
+
+def stage_model(args: argparse.Namespace) -> None:
+    by_game = model_results(args.out)
+    models = {k: build_model(by_game, SPECS, anchor=ANCHOR, k=k) for k in (3, 4, 5)}
+    full = build_model(by_game, SPECS, anchor=ANCHOR)
+    print(f"example games: {', '.join(sorted(by_game))}")
+    print(f"model games: {', '.join(full.games)}")
+    for k, model in models.items():
+        print(f"k = {k}: {', '.join(label(a) for a in model.algorithms)}")
+    if args.save:
+        for k in (3, 4):
+            path = DATA / f"minimax{k}_model.json"
+            path.write_text(json.dumps(models[k].to_json(), indent=2) + "\n")
+            print(f"wrote {path}")
+        (args.out / "rapp_table").mkdir(parents=True, exist_ok=True)
+        (args.out / "rapp_table" / "model16.json").write_text(json.dumps(full.to_json(), indent=2) + "\n")
+
+
+def load_models() -> dict[int, RappModel]:
+    return {k: RappModel.load(DATA / f"minimax{k}_model.json") for k in (3, 4)}
+
+
+def union(models: dict[int, RappModel]) -> tuple[str, ...]:
+    return tuple(spec for spec in SPECS if any(spec in m.algorithms for m in models.values()))
+
+
+def stage_generated(args: argparse.Namespace) -> None:
+    models = load_models()
+    specs = union(models)
+    machines = GameMachines("auto")
+    folder = args.out / "rapp_table"
+    folder.mkdir(parents=True, exist_ok=True)
+    sources = []
+    unplayable = {}
+    for game, params in generate_games(args.count, args.seed, list(BUILTIN.values())):
+        source = game_source(game)
+        reason = check_playable(source, machines, seed=args.seed, players=specs, player_factory=make_player)
+        if reason:
+            unplayable[source.key] = reason
+        else:
+            sources.append((source, params.name))
+    (folder / "generated_games.json").write_text(json.dumps(
+        {"games": [[s.key, p] for s, p in sources], "unplayable": unplayable}, indent=2) + "\n")
+    jobs = [job for source, _ in sources for job in round_robin(source, specs, matches_per_seat=args.matches, seed=args.seed)]
+    started = time.perf_counter()
+    run_jobs(jobs, make_player, machines, results_path=folder / "generated.jsonl", workers=args.workers)
+    print(f"{len(sources)} generated games ({len(unplayable)} unplayable), {len(jobs)} plays in "
+          f"{time.perf_counter() - started:.0f} s with {args.workers} worker(s)")
+
+
+def stage_evolved(args: argparse.Namespace) -> None:
+    from functools import partial
+
+    from ggp.generation.evolution import Evolution, EvolutionConfig
+    from ggp.generation.fitness import rapp_fitness
+
+    models = load_models()
+    for k, model in models.items():
+        for run in range(args.runs):
+            fitness = partial(rapp_fitness, model=model, matches_per_seat=args.matches, machines=GameMachines("auto"),
+                              workers=args.workers)
+            config = EvolutionConfig(population=args.population, generations=args.generations, seed=1000 * k + run).check()
+            started = time.perf_counter()
+            history = Evolution(config, fitness, args.out / "rapp_table" / f"evolved-k{k}-run{run}").run(resume=True)
+            best = max(ind.result.fitness for ind in history[-1])
+            print(f"k={k} run {run}: {len(history) - 1} generations, best {best:.3f} "
+                  f"({time.perf_counter() - started:.0f} s this call)")
+
+
+def summary(values: Sequence[float], threshold: float, seed: int = 0) -> str:
+    """Max / Avg [95% CI] / promising share of fitness values (unplayable ones count as 0 in Avg)."""
+    if not values:
+        return "— | — | —"
+    data = np.array([max(v, 0.0) for v in values])
+    rng = np.random.default_rng(seed)
+    means = [float(np.mean(rng.choice(data, len(data)))) for _ in range(2000)]
+    low, high = np.percentile(means, [2.5, 97.5])
+    share = float(np.mean(data >= threshold))
+    return f"{data.max():.3f} | {data.mean():.3f} [{low:.3f}, {high:.3f}] | {share:.0%}"
+
+
+def example_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[str, rapp.RappResult]]:
+    by_game = model_results(out)
+    return {k: {g: report_game(g, r, SPECS, m).fitness for g, r in sorted(by_game.items())} for k, m in models.items()}
+
+
+def generated_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[str, rapp.RappResult]]:
+    path = out / "rapp_table" / "generated.jsonl"
+    if not path.exists():
+        return {}
+    by_game: dict[str, list[MatchResult]] = {}
+    for result in read_results(path).values():
+        by_game.setdefault(result.game, []).append(result)
+    listed = json.loads((out / "rapp_table" / "generated_games.json").read_text())
+    found: dict[int, dict[str, rapp.RappResult]] = {}
+    for k, model in models.items():
+        found[k] = {g: report_game(g, r, union(models), model).fitness for g, r in by_game.items()}
+        for key, reason in listed["unplayable"].items():
+            found[k][key] = rapp.unplayable(reason)
+    return found
+
+
+def evolved_fitness(models: dict[int, RappModel], out: Path) -> dict[int, list[float]]:
+    from ggp.generation.evolution import load_run
+
+    found: dict[int, list[float]] = {}
+    for k in models:
+        for folder in sorted((out / "rapp_table").glob(f"evolved-k{k}-run*")):
+            history = load_run(folder)
+            if history:
+                found.setdefault(k, []).extend(ind.result.fitness for ind in history[-1])
+    return found
+
+
+def stage_table(args: argparse.Namespace) -> None:
+    models = load_models()
+    rows = {
+        "Example": {k: [r.fitness for r in v.values()] for k, v in example_fitness(models, args.out).items()},
+        "Generated": {k: [r.fitness for r in v.values()] for k, v in generated_fitness(models, args.out).items()},
+        "Evolved": evolved_fitness(models, args.out),
+    }
+    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0.\n")
+    print("| Variant | games | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |")
+    print("|---|---|---|---|---|---|---|---|")
+    for variant, by_k in rows.items():
+        count = len(by_k.get(3, []))
+        ours = " | ".join(summary(by_k.get(k, []), args.promising) for k in (3, 4))
+        print(f"| {variant} (ours) | {count} | {ours} |")
+        paper = " | ".join(f"{mx:.3f} | {avg:.3f} | {share:.0%}" for mx, avg, share in PAPER[variant])
+        print(f"| {variant} (paper) | | {paper} |")
+    print()
+    for k, results in example_fitness(models, args.out).items():
+        print(f"Example games, {k}-algorithm model:")
+        for game, result in results.items():
+            interval = result.interval("fitness")
+            shown = f" [{interval.low:.3f}, {interval.high:.3f}]" if interval else ""
+            print(f"- {game}: {result.fitness:.3f}{shown}, D {result.distance:.3f}, B {result.balance:.3f}, "
+                  f"Q {result.quickness:.3f}{' (model game)' if game in models[k].games else ''}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("results", nargs="+", type=Path)
-    parser.add_argument("--players", required=True, help="the ladder, ';'-separated, weakest first")
-    parser.add_argument("--anchor", default=None, help="build the model: the group of games containing this one")
-    parser.add_argument("--model", type=Path, default=None, help="use this model JSON instead of building one")
-    parser.add_argument("--save", type=Path, default=None, help="write the model JSON here")
+    parser.add_argument("stage", choices=("model", "generated", "evolved", "table"))
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--save", action="store_true", help="model: write the shipped 3- and 4-algorithm models")
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--matches", type=int, default=10, help="plays per pairing and seat (the paper's m = 10)")
+    parser.add_argument("--runs", type=int, default=4)
+    parser.add_argument("--generations", type=int, default=20)
+    parser.add_argument("--population", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--promising", type=float, default=0.8)
     args = parser.parse_args()
-    specs = tuple(s.strip() for s in args.players.split(";"))
-    by_game: dict[str, list[MatchResult]] = {}
-    for path in args.results:
-        for result in read_results(path).values():
-            if set(result.players) <= set(specs):
-                by_game.setdefault(result.game, []).append(result)
-    if args.model:
-        model = RappModel.load(args.model)
-    elif args.anchor:
-        model = build_model(by_game, specs, anchor=args.anchor)
-    else:
-        parser.error("give --anchor (build a model) or --model (use one)")
-    if args.save:
-        args.save.parent.mkdir(parents=True, exist_ok=True)
-        args.save.write_text(json.dumps(model.to_json(), indent=2) + "\n")
-    print(f"model games: {', '.join(model.games)}; algorithms: {', '.join(model.algorithms)}")
-    print("| game | plays | RAPP fitness | D | B | Q | mean plies | in model |")
-    print("|---|---|---|---|---|---|---|---|")
-    for game in sorted(by_game):
-        report = report_game(game, by_game[game], specs, model)
-        f = report.fitness
-        shown = [f"{v:.3f}" if v is not None else "n/a" for v in (f.fitness, f.distance, f.balance, f.quickness)]
-        plies = report.criteria.get("duration_mean")
-        print(f"| {game} | {report.matches - report.failed} | {' | '.join(shown)} | "
-              f"{'n/a' if plies is None else f'{plies:.1f}'} | {'yes' if game in model.games else ''} |")
+    random.seed(args.seed)
+    {"model": stage_model, "generated": stage_generated, "evolved": stage_evolved, "table": stage_table}[args.stage](args)
 
 
 if __name__ == "__main__":

@@ -48,9 +48,10 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--step-cap", type=int, default=1000, help="end a match as a draw after this many steps")
     parser.add_argument("--estimate-playouts", type=int, default=0,
                         help="random playouts per state for lead change/drama/decisiveness (0 = off)")
-    parser.add_argument("--model", type=Path, default=None,
-                        help="RAPP model JSON (from --build-model); default: the shipped model when its "
-                        "algorithms are among --players")
+    parser.add_argument("--model", default=None,
+                        help="RAPP model: minimax3 (the default: the paper's 3 min-max algorithms), minimax4, mcts "
+                        "(knowledge-free MCTS ladder) or a JSON file from --build-model; without it, the default "
+                        "model when its algorithms are among --players")
     parser.add_argument("--build-model", metavar="ANCHOR", default=None,
                         help="build a RAPP model from these games, the model group containing ANCHOR, into OUT/model.json")
     parser.add_argument("--model-algorithms", type=int, default=None,
@@ -96,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         build_model,
         check_playable,
         default_model,
+        model_named,
         report_game,
         unplayable_report,
     )
@@ -111,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
     # Without --players, the players are the RAPP model's algorithms (the given or the shipped model), so
     # the fitness is defined; the built-in ladder is the fallback when there is no model.
-    given_model = RappModel.load(args.model) if args.model else None
+    given_model = model_named(args.model) if args.model else None
     if args.players:
         specs = tuple(s.strip() for s in args.players.split(";"))
     else:

@@ -28,8 +28,15 @@ from ggp.player import Budget
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
 
-DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "default_model.json"
-"""The RAPP model shipped with the package (built from games/*.sbg; see docs/evaluation.md)."""
+SHIPPED_MODELS = {
+    "minimax3": Path(__file__).with_name("data") / "minimax3_model.json",
+    "minimax4": Path(__file__).with_name("data") / "minimax4_model.json",
+    "mcts": Path(__file__).with_name("data") / "mcts_model.json",
+}
+"""The RAPP models shipped with the package, by name: the paper's heuristic min-max models with 3 and 4
+algorithms (built from the example games, docs/rapp_results.md) and the knowledge-free MCTS ladder."""
+DEFAULT_MODEL_PATH = SHIPPED_MODELS["minimax3"]
+"""The default model: the paper's 3-algorithm min-max model."""
 
 
 def check_playable(
@@ -128,6 +135,14 @@ class RappModel:
             return cls.from_json(json.loads(path.read_text()))
         except json.JSONDecodeError as exc:
             raise GgpError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+
+
+def model_named(text: str) -> RappModel:
+    """A shipped model by name (``minimax3``, ``minimax4``, ``mcts``) or a model JSON file; raises GgpError."""
+    path = SHIPPED_MODELS.get(text, Path(text))
+    if not path.is_file():
+        raise GgpError(f"no RAPP model {text!r}: give a JSON file or one of {', '.join(SHIPPED_MODELS)}")
+    return RappModel.load(path)
 
 
 def default_model(specs: Sequence[str] | None = None, path: Path = DEFAULT_MODEL_PATH) -> RappModel | None:
