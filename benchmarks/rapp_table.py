@@ -3,8 +3,8 @@
 Stages (each reads what the earlier ones left under ``--out``, default benchmarks/results/):
 
 - ``model``: from ``rapp_model/results.jsonl`` (``ggp evaluate`` of the example games with the 16
-  min-max players, see docs/rapp_results.md; else the committed copy in benchmarks/data/) build the model games and the k = 3, 4, 5 algorithm
-  sets; ``--save`` writes the k = 3 and k = 4 models into ggp/evaluation/data/.
+  min-max players, see docs/rapp_results.md; else the committed copy in benchmarks/data/) build the
+  model games and the k = 3, 4, 5 algorithm sets; ``--save`` writes the k = 3 and k = 4 models into ggp/evaluation/data/.
 - ``generated``: ``--count`` generated games (cycling through the four parameter sets), each played by
   the union of the 3- and 4-algorithm models' players, ``--matches`` per pairing and seat; results
   go to ``rapp_table/generated.jsonl`` as they finish, so an interrupted run resumes.

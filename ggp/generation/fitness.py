@@ -2,7 +2,7 @@
 
 This is the fitness ``ggp evolve`` uses by default. The RAPP model (the algorithms and the mean
 performance matrix of the model games) comes from ``ggp evaluate --build-model`` and is shipped as
-``ggp/evaluation/data/default_model.json`` (:func:`ggp.evaluation.evaluate.default_model`).
+``ggp/evaluation/data/minimax3_model.json`` (:func:`ggp.evaluation.evaluate.default_model`; docs/rapp_results.md).
 """
 
 from __future__ import annotations

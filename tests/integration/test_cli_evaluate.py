@@ -116,3 +116,18 @@ def test_sigterm_stops_the_run_and_keeps_the_finished_matches(tmp_path: Path) ->
     assert process.returncode == 130 and "run the same command again to resume" in err
     lines = results.read_text().splitlines()
     assert 1 <= len(lines) < 40 and all(json.loads(line)["error"] is None for line in lines)
+
+
+def test_evaluate_with_no_options_uses_the_papers_model_and_prints_a_fitness_with_an_interval(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.conftest import GAMES_DIR
+
+    monkeypatch.chdir(tmp_path)  # the default --out is ./evaluation
+    assert main(["evaluate", str(GAMES_DIR / "gardner.sbg")]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("gardner:"))
+    # 3 algorithms, 10 matches per pairing per seat: 60 plays, a fitness and its 95% interval.
+    assert "RAPP fitness 0." in line and "(95% CI 0." in line and "60 matches, 0 failed" in line, line
+    summary = json.loads((tmp_path / "evaluation" / "summary.json").read_text())
+    assert summary["games"][0]["algorithms"] == [
+        "minimax:h=C,depth=2", "minimax:h=CCM,depth=2", "minimax:h=WCM,depth=2"]

@@ -13,6 +13,7 @@ from ggp.evaluation.evaluate import (
     build_model,
     check_playable,
     default_model,
+    model_named,
     plays_of,
     report_game,
     unplayable_report,
@@ -20,7 +21,6 @@ from ggp.evaluation.evaluate import (
 from ggp.evaluation.selfplay import GameSource, MatchResult, round_robin, run_jobs
 from ggp.players.registry import make_player
 from ggp.reasoner.engines import KifMachines
-from tests.prerequisites import missing
 from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGAL_MOVE
 
 
@@ -119,14 +119,27 @@ def test_the_default_model_is_used_only_when_the_ladder_has_its_algorithms(tmp_p
     assert default_model(("a", "b"), tmp_path / "missing.json") is None
 
 
-def test_the_shipped_default_model_is_a_valid_model() -> None:
-    from ggp.evaluation.evaluate import DEFAULT_MODEL_PATH
+@pytest.mark.parametrize("name", ["minimax3", "minimax4", "mcts"])
+def test_the_shipped_models_are_valid_and_named(name: str) -> None:
+    from ggp.players.registry import make_player
 
-    if not DEFAULT_MODEL_PATH.is_file():
-        missing("no default model shipped yet")
-    model = RappModel.load(DEFAULT_MODEL_PATH)
-    assert len(model.algorithms) >= 2 and model.games
-    assert all(0 <= v <= 1 for row in model.matrix for v in row)
+    model = model_named(name)
+    assert model.games and all(0 <= v <= 1 for row in model.matrix for v in row)
+    for spec in model.algorithms:
+        make_player(spec)  # every algorithm is a player spec the registry knows
+    if name.startswith("minimax"):
+        assert len(model.algorithms) == int(name[-1])
+        assert all(spec.startswith("minimax:h=") for spec in model.algorithms)
+        assert "chess" in model.games  # the spec's anchor
+
+
+def test_the_default_model_is_the_papers_three_algorithm_min_max_model() -> None:
+    assert default_model() == model_named("minimax3")
+
+
+def test_an_unknown_model_name_is_a_clear_error() -> None:
+    with pytest.raises(GgpError, match=r"no RAPP model 'minimax9'.*minimax3, minimax4, mcts"):
+        model_named("minimax9")
 
 
 def test_an_unknown_circuit_evaluator_is_a_clear_reason() -> None:

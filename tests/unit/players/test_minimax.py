@@ -40,7 +40,8 @@ def test_the_sixteen_names_are_the_papers() -> None:
     assert len(set(HEURISTIC_NAMES)) == 16
     for name in ("C", "CG", "WGM", "WGC", "WGCM"):  # the algorithms the paper's models keep
         assert name in HEURISTIC_NAMES
-        assert make_player(f"minimax:h={name},depth=2").label == name
+        player = make_player(f"minimax:h={name},depth=2")
+        assert isinstance(player, MinimaxPlayer) and player.label == name
     assert Heuristic.parse("wgcm") == Heuristic.parse("WGCM")
 
 

@@ -288,7 +288,7 @@ def test_player_specs_parse_and_reject_unknown_options() -> None:
     with pytest.raises(ValueError, match="needs a number"):
         parse_spec("mcts:iterations=many")
     assert parse_spec("minimax:h=WGC,depth=3") == ("minimax", {"h": "WGC", "depth": 3})
-    with pytest.raises(ValueError, match="heuristic .X. must start with C"):
+    with pytest.raises(ValueError, match=r"heuristic .X. must start with C"):
         make_player("minimax:h=X")
 
 
