@@ -25,7 +25,7 @@ import math
 import random
 import signal
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -140,16 +140,23 @@ class MatchResult:
 
 # --- one match -------------------------------------------------------------------------------
 
-_MACHINES: dict[tuple[GameSource, MachineFactory], StateMachine] = {}
+_MACHINES: OrderedDict[tuple[GameSource, MachineFactory], StateMachine] = OrderedDict()
+MACHINE_CACHE_SIZE = 8
+"""Machines kept per process. Jobs come game by game, so a few suffice; each machine holds its own
+caches (states, answers), and a worker that plays hundreds of generated games must not keep them all."""
 
 
 def machine_for(game: GameSource, machine_factory: MachineFactory) -> StateMachine:
     """One machine per game (key and rules text) and factory in each worker process (grounding or
-    compiling happens once)."""
+    compiling happens once), the :data:`MACHINE_CACHE_SIZE` most recently used kept."""
     key = (game, machine_factory)
     machine = _MACHINES.get(key)
     if machine is None:
         machine = _MACHINES[key] = machine_factory(game)
+        while len(_MACHINES) > MACHINE_CACHE_SIZE:
+            _MACHINES.popitem(last=False)
+    else:
+        _MACHINES.move_to_end(key)
     return machine
 
 

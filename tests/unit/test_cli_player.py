@@ -25,9 +25,9 @@ def test_iterations_and_seconds_exclude_each_other(capsys: pytest.CaptureFixture
 
 
 def test_an_unknown_player_type_is_one_line_and_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["player", "minimax"]) == 1
+    assert main(["player", "negamax"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("ggp player: unknown player type 'minimax'") and err.count("\n") == 1
+    assert err.startswith("ggp player: unknown player type 'negamax'") and err.count("\n") == 1
 
 
 def test_arena_needs_players_and_known_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,6 +22,7 @@ from ggp.evaluation.selfplay import (
 from ggp.player import Player
 from ggp.players.registry import make_player
 from ggp.reasoner.engines import KifMachines
+from ggp.reasoner.machine import StateMachine
 from tests.prerequisites import require_module
 from tests.unit.evaluation.tiny_games import NIM
 
@@ -166,3 +167,22 @@ def test_ctrl_c_keeps_finished_results_and_a_rerun_completes_them(tmp_path: Path
     played: list[str] = []
     resumed = run_jobs(jobs, make_player, MACHINES, results_path=path, on_result=lambda r, p: played.append(r.job_id))
     assert resumed == run_jobs(jobs, make_player, MACHINES) and len(played) == len(jobs) - 2
+
+
+def test_each_process_keeps_only_the_most_recently_used_machines() -> None:
+    from ggp.evaluation import selfplay
+
+    built: list[str] = []
+
+    def factory(game: GameSource) -> StateMachine:
+        built.append(game.key)
+        return MACHINES(GAME)
+
+    games = [GameSource(f"bounded-{i}", NIM) for i in range(selfplay.MACHINE_CACHE_SIZE + 2)]
+    for game in games:
+        selfplay.machine_for(game, factory)
+    selfplay.machine_for(games[-1], factory)  # cached: not built again
+    assert built == [g.key for g in games]
+    assert sum(1 for key in selfplay._MACHINES if key[1] is factory) == selfplay.MACHINE_CACHE_SIZE
+    selfplay.machine_for(games[0], factory)  # evicted (least recently used): built again
+    assert built[-1] == games[0].key and len(built) == len(games) + 1
