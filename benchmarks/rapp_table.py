@@ -178,15 +178,16 @@ def generated_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict
     return found
 
 
-def evolved_fitness(models: dict[int, RappModel], out: Path) -> dict[int, list[float]]:
+def evolved_fitness(models: dict[int, RappModel], out: Path, generations: int) -> dict[int, list[float]]:
+    """The final populations of the finished runs (``generations`` generations bred) per model."""
     from ggp.generation.evolution import load_run
 
     found: dict[int, list[float]] = {}
     for k in models:
         for folder in sorted((out / "rapp_table").glob(f"evolved-k{k}-run*")):
             history = load_run(folder)
-            if history:
-                found.setdefault(k, []).extend(ind.result.fitness for ind in history[-1])
+            if len(history) > generations:
+                found.setdefault(k, []).extend(ind.result.fitness for ind in history[generations])
     return found
 
 
@@ -195,13 +196,14 @@ def stage_table(args: argparse.Namespace) -> None:
     rows = {
         "Example": {k: [r.fitness for r in v.values()] for k, v in example_fitness(models, args.out).items()},
         "Generated": {k: [r.fitness for r in v.values()] for k, v in generated_fitness(models, args.out).items()},
-        "Evolved": evolved_fitness(models, args.out),
+        "Evolved": evolved_fitness(models, args.out, args.generations),
     }
-    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0.\n")
-    print("| Variant | games | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |")
+    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0. "
+          f"Evolved: the final populations of the finished runs ({args.generations} generations).\n")
+    print("| Variant | games (3/4 algs) | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |")
     print("|---|---|---|---|---|---|---|---|")
     for variant, by_k in rows.items():
-        count = len(by_k.get(3, []))
+        count = "/".join(str(len(by_k.get(k, []))) for k in (3, 4))
         ours = " | ".join(summary(by_k.get(k, []), args.promising) for k in (3, 4))
         print(f"| {variant} (ours) | {count} | {ours} |")
         paper = " | ".join(f"{mx:.3f} | {avg:.3f} | {share:.0%}" for mx, avg, share in PAPER[variant])
