@@ -115,6 +115,9 @@ class _Match:
     cancel: threading.Event = field(default_factory=threading.Event)
     steps: int = 0
     gdl2: bool = False
+    pending: list[Play | PlayII] = field(default_factory=list)
+    """PLAY messages whose updates (joint moves, percepts) are not applied yet, oldest first: a PLAY that
+    arrives while the setup still runs gets no move, but its update is kept and applied in order."""
 
     def wedged(self, now: float) -> bool:
         """True when nothing arrived for ``startclock + 10 * playclock`` seconds."""
@@ -282,6 +285,11 @@ class PlayerHost:
                 return NIL
 
     async def _play_locked(self, match: _Match, message: Play | PlayII, deadline: float) -> str:
+        hidden = isinstance(message, PlayII) or match.gdl2
+        if hidden and not isinstance(match.player, Gdl2Player):
+            log.warning("match %s: a GDL-II PLAY for a player without GDL-II support; answering nil", match.match_id)
+            return NIL
+        match.pending.append(message)
         if match.setup is not None and not match.setup.done():
             try:
                 await self._until(match.setup, deadline)
@@ -294,17 +302,7 @@ class PlayerHost:
         if match.failed is not None:
             log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
             return NIL
-        hidden = isinstance(message, PlayII) or match.gdl2
-        if hidden and not isinstance(match.player, Gdl2Player):
-            log.warning("match %s: a GDL-II PLAY for a player without GDL-II support; answering nil", match.match_id)
-            return NIL
-        if isinstance(message, PlayII):
-            legal = await self._until(self._run(self._observe, match, message), deadline)
-        elif hidden:
-            log.warning("match %s: a GDL PLAY in a GDL-II match; its joint move is ignored", match.match_id)
-            legal = await self._until(self._run(self._own_legal, match), deadline)
-        else:
-            legal = await self._until(self._run(self._advance, match, message.moves), deadline)
+        legal = await self._until(self._run(self._catch_up, match, hidden), deadline)
         if not legal:
             log.warning("match %s: %s has no legal move in this state; answering nil", match.match_id, match.role)
             return NIL
@@ -326,6 +324,27 @@ class PlayerHost:
             move = legal[0]
         log.debug("match %s: step %d plays %s", match.match_id, match.steps, move)
         return format_move(move)
+
+    def _catch_up(self, match: _Match, hidden: bool) -> tuple[Move, ...]:
+        """Worker thread: apply every pending update in arrival order; the role's legal moves after them.
+
+        Runs on the one worker thread, so a catch-up that outlasts its PLAY's clock finishes before the
+        next PLAY's catch-up starts (or takes that PLAY's update along, leaving nothing for it to do):
+        no update is ever skipped or applied twice.
+        """
+        while match.pending:
+            message = match.pending.pop(0)
+            if isinstance(message, PlayII):
+                self._observe(match, message)
+            elif hidden:
+                log.warning("match %s: a GDL PLAY in a GDL-II match; its joint move is ignored", match.match_id)
+            else:
+                self._advance(match, message.moves)
+        if hidden:
+            return self._own_legal(match)
+        machine, state = match.machine, match.state
+        assert machine is not None and state is not None
+        return () if machine.is_terminal(state) else machine.legal_moves(state, match.role)
 
     def _observe(self, match: _Match, message: PlayII) -> tuple[Move, ...]:
         """Worker thread (GDL-II): give the player its last move and percepts; its legal moves now."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from urllib.parse import quote
@@ -266,3 +267,34 @@ async def test_abort_cancels_a_running_search(make_client: Callable[..., Awaitab
     assert (await post(client, "(ABORT a1)"))[1] == "aborted"
     status, _ = await play
     assert status == 200 and time.monotonic() - began < 3
+
+
+async def test_plays_that_arrive_before_the_setup_finishes_keep_their_updates(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    # ggp-base's checkers at start clock 10 with a 22 s grounding: PLAYs came while the setup ran, got
+    # nil, and their joint moves were lost; the player stayed at the initial state all match.
+    released = threading.Event()
+
+    def slow_factory(description: Description) -> StateMachine:
+        released.wait(30)
+        return NimMachine((3, 3))
+
+    client = await make_client(machine_factory=slow_factory)
+    assert (await post(client, f"(START s1 first {RULES} 1 1)"))[1] == "ready"
+    reference = NimMachine((3, 3))
+    state = reference.initial_state()
+    joints = []
+    for _ in range(2):
+        joint = (reference.legal_moves(state, reference.roles[0])[0], reference.legal_moves(state, reference.roles[1])[0])
+        joints.append(joint)
+        state = reference.next_state(state, joint)
+    # Both PLAYs come while the setup still runs: no move can be chosen, but the updates are kept.
+    assert (await post(client, "(PLAY s1 NIL)"))[1].strip().lower() == "nil"
+    assert (await post(client, f"(PLAY s1 ({' '.join(map(str, joints[0]))}))"))[1].strip().lower() == "nil"
+    released.set()
+    status, text = await post(client, f"(PLAY s1 ({' '.join(map(str, joints[1]))}))")
+    assert status == 200
+    assert parse_reply_move(text) in reference.legal_moves(state, reference.roles[0])
+    host = client.app[PLAYER_HOST]
+    assert host._match is not None and host._match.state == state and host._match.steps == 2
