@@ -13,11 +13,12 @@ An iteration is one selection-expansion-playout-backup pass.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
 from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, Role, State, StateMachine
-from ggp.reasoner.playouts import playout_goals, safe_goals
+from ggp.reasoner.playouts import PlayoutInterrupted, playout_goals, safe_goals
 
 _BEST_EVERY = 32
 """Iterations between updates of the anytime best move."""
@@ -58,6 +59,8 @@ class MctsPlayer(BasePlayer):
         super().__init__(seed, budget)
         self.exploration = exploration
         self.playouts_per_leaf = max(1, playouts_per_leaf)
+        self._stop: Callable[[], bool] | None = None
+        """The running search's clock test, asked inside playouts (None under an iteration budget)."""
         self._root: _Node | None = None
         self.last_iterations = 0
 
@@ -75,8 +78,13 @@ class MctsPlayer(BasePlayer):
         if root.terminal:
             return legal[0]
         done = 0
+        clocked = budget.deadline is not None or budget.cancel is not None
+        self._stop = budget.out_of_time if clocked else None
         while not budget.exhausted(done):
-            self._iterate(root)
+            try:
+                self._iterate(root)
+            except PlayoutInterrupted:
+                break  # the clock ran out inside a playout: the unfinished iteration leaves no trace
             done += 1
             if done % _BEST_EVERY == 0:
                 self._best = self._pick(root)
@@ -171,8 +179,8 @@ class MctsPlayer(BasePlayer):
             child = node.children.get(joint)
             if child is None:
                 child = _Node(machine, machine.next_state(node.state, joint))
-                node.children[joint] = child
                 goals = child.goals if child.terminal else self._playout(child.state)
+                node.children[joint] = child  # only once its playout finished
                 child.count += 1
                 break
             node = child
@@ -183,6 +191,6 @@ class MctsPlayer(BasePlayer):
                 visited.totals[r][i] += goals[r]
 
     def _playout(self, state: State) -> tuple[float, ...]:
-        results = playout_goals(self.machine, state, self.playouts_per_leaf, self.rng)
+        results = playout_goals(self.machine, state, self.playouts_per_leaf, self.rng, stop=self._stop)
         n = len(results)
         return tuple(sum(goals[r] for goals in results) / (100.0 * n) for r in range(len(self.machine.roles)))

@@ -14,8 +14,10 @@ generator, so a seed replays a match and different seeds vary the play.
   asking for them on such a game is a one-line ``ValueError`` naming the term, as is a game without
   two roles, with a chance role, or without any piece fluent for material.
 
-``depth`` comes from the budget (``depth=`` in the spec, default 2); iteration and time budgets do
-not shorten the search (a fixed-depth algorithm is what RAPP compares).
+``depth`` comes from the budget (``depth=`` in the spec, default 2); iteration budgets do not shorten
+the search (a fixed-depth algorithm is what RAPP compares). On GDL a play clock does: every node checks
+it, and when it runs out the moves rated so far decide (the compiled SBG search at depth 2 takes
+milliseconds).
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ TIE = 1e-9
 _PROBE_PLIES = 30
 
 
+class _OutOfTime(Exception):
+    pass
+
+
 class MinimaxPlayer(BasePlayer):
     """Fixed-depth alpha-beta with one of RAPP's 16 heuristics (``h``), seeded tie-breaks."""
 
@@ -50,6 +56,7 @@ class MinimaxPlayer(BasePlayer):
         self._native = False
         self._pieces: FluentMaterial | None = None
         self._opponent = 1
+        self._clock: Budget | None = None
 
     @property
     def label(self) -> str:
@@ -96,7 +103,10 @@ class MinimaxPlayer(BasePlayer):
             assert isinstance(self.machine, MinimaxSearchMachine)
             values = list(self.machine.minimax_values(state, self.role, self.heuristic, depth))
         else:
+            self._clock = budget
             values = self._root_values(state, legal, depth)
+            if not values:
+                return legal[0]  # the clock ran out before the first move was rated
         top = max(value for _, value in values)
         best = [move for move, value in values if value > top - TIE]
         return self.rng.choice(best)
@@ -106,22 +116,28 @@ class MinimaxPlayer(BasePlayer):
     def _root_values(self, state: State, legal: tuple[Move, ...], depth: int) -> list[tuple[Move, float]]:
         machine = self.machine
         theirs = machine.legal_moves(state, machine.roles[self._opponent])
-        results = []
+        results: list[tuple[Move, float]] = []
         best = -2 * WIN
-        for move in legal:
-            worst = 2 * WIN
-            for reply in theirs:
-                joint = (move, reply) if self.index == 0 else (reply, move)
-                value = self._value(machine.next_state(state, joint), depth - 1, best - TIE, worst, 1)
-                worst = min(worst, value)
-                if worst <= best - TIE:
-                    break
-            results.append((move, worst))
-            best = max(best, worst)
+        try:
+            for move in legal:
+                worst = 2 * WIN
+                for reply in theirs:
+                    joint = (move, reply) if self.index == 0 else (reply, move)
+                    value = self._value(machine.next_state(state, joint), depth - 1, best - TIE, worst, 1)
+                    worst = min(worst, value)
+                    if worst <= best - TIE:
+                        break
+                results.append((move, worst))
+                best = max(best, worst)
+                self._best = max(results, key=lambda item: item[1])[0]
+        except _OutOfTime:
+            pass  # a play clock ran out: the moves rated so far decide
         return results
 
     def _value(self, state: State, depth: int, alpha: float, beta: float, plies: int) -> float:
         """Maximin value from the player's side: our move maximises, the opponent's reply minimises."""
+        if self._clock is not None and self._clock.out_of_time():
+            raise _OutOfTime
         machine = self.machine
         if machine.is_terminal(state):
             goals = safe_goals(machine, state)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
 from ggp.reasoner.machine import Move, State
-from ggp.reasoner.playouts import playout_goals
+from ggp.reasoner.playouts import PlayoutInterrupted, playout_goals
 
 
 class MonteCarloPlayer(BasePlayer):
@@ -28,6 +28,7 @@ class MonteCarloPlayer(BasePlayer):
         totals = [0.0] * len(legal)
         counts = [0] * len(legal)
         done = 0
+        stop = budget.out_of_time if budget.deadline is not None or budget.cancel is not None else None
         while not budget.exhausted(done):
             which = done % len(legal)
             joint = []
@@ -41,7 +42,11 @@ class MonteCarloPlayer(BasePlayer):
             n = self.playouts_per_visit
             if budget.iterations is not None:
                 n = max(1, min(n, budget.iterations - done))
-            for goals in playout_goals(machine, after, n, self.rng):
+            try:
+                results = playout_goals(machine, after, n, self.rng, stop=stop)
+            except PlayoutInterrupted:
+                break  # the clock ran out inside a playout
+            for goals in results:
                 totals[which] += goals[self.index]
                 counts[which] += 1
             done += n

@@ -41,12 +41,26 @@ def safe_goals(machine: StateMachine, state: State) -> tuple[int, ...]:
         return tuple(0 for _ in machine.roles)
 
 
+class PlayoutInterrupted(Exception):
+    """A playout stopped half-way because its caller's ``stop`` test said so (a clock ran out)."""
+
+
 def random_playout(
-    machine: StateMachine, state: State, rng: random.Random, max_steps: int = MAX_PLAYOUT_STEPS
+    machine: StateMachine,
+    state: State,
+    rng: random.Random,
+    max_steps: int = MAX_PLAYOUT_STEPS,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[int, ...]:
-    """Play uniformly random joint moves from ``state`` to the end; the goals reached, role order."""
+    """Play uniformly random joint moves from ``state`` to the end; the goals reached, role order.
+
+    ``stop`` is asked before every step; when it answers True the playout raises
+    :class:`PlayoutInterrupted` (one long playout must not outlast a play clock).
+    """
     roles = machine.roles
     for _ in range(max_steps):
+        if stop is not None and stop():
+            raise PlayoutInterrupted
         if machine.is_terminal(state):
             break
         joint = []
@@ -60,10 +74,16 @@ def random_playout(
 
 
 def playout_goals(
-    machine: StateMachine, state: State, n: int, rng: random.Random, max_steps: int = MAX_PLAYOUT_STEPS
+    machine: StateMachine,
+    state: State,
+    n: int,
+    rng: random.Random,
+    max_steps: int = MAX_PLAYOUT_STEPS,
+    stop: Callable[[], bool] | None = None,
 ) -> list[tuple[int, ...]]:
-    """``n`` random playouts from ``state``: batched by the machine when it can, else one by one."""
+    """``n`` random playouts from ``state``: batched by the machine when it can (one compiled call),
+    else one by one, each interruptible by ``stop`` (see :func:`random_playout`)."""
     hook = batch_hook(machine)
     if hook is not None:
         return [tuple(goals) for goals in hook(state, n, rng)]
-    return [random_playout(machine, state, rng, max_steps) for _ in range(n)]
+    return [random_playout(machine, state, rng, max_steps, stop) for _ in range(n)]

@@ -18,6 +18,7 @@ from ggp.players.alphabeta import AlphaBetaPlayer
 from ggp.players.base import DEFAULT_ITERATIONS, BasePlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.mcts import MctsPlayer
+from ggp.players.minimax import MinimaxPlayer
 from ggp.players.monte_carlo import MonteCarloPlayer
 from ggp.players.random_player import RandomPlayer
 from ggp.players.registry import PLAYER_TYPES, make_player, parse_spec
@@ -352,3 +353,46 @@ def test_players_and_protocol_messages_load_neither_clingo_nor_aiohttp() -> None
 )
 def test_the_test_games_keep_the_state_machine_contract(machine: StateMachine) -> None:
     assert check_state_machine(machine, playouts=3, seed=0) > 0
+
+
+class _CancellingNim(NimMachine):
+    """Nim that cancels the running search after ``after`` steps and counts the steps taken after that."""
+
+    def __init__(self, heaps: tuple[int, ...], cancel: threading.Event, after: int) -> None:
+        super().__init__(heaps)
+        self.cancel, self.after, self.steps, self.late = cancel, after, 0, 0
+
+    def next_state(self, state: State, joint_move: tuple[Move, ...]) -> State:
+        self.steps += 1
+        if self.cancel.is_set():
+            self.late += 1
+        elif self.steps >= self.after:
+            self.cancel.set()
+        return super().next_state(state, joint_move)
+
+
+@pytest.mark.parametrize("kind", ["mcts", "monte_carlo", "dmcts"])
+def test_a_clocked_search_stops_inside_a_long_playout(kind: str) -> None:
+    # ggp-base hosts recorded IL when one playout outlasted the play clock and the worker was still busy
+    # at the next PLAY: the clock must be checked inside playouts, not only between iterations. A
+    # playout from the start of Nim (40, 40) takes dozens of steps; the search is cancelled in its first.
+    cancel = threading.Event()
+    machine = _CancellingNim((40, 40), cancel, after=3)
+    player = make_player(kind, seed=1)
+    player.start(machine, machine.roles[0], Budget())
+    state = machine.initial_state()
+    move = player.choose(state, Budget(cancel=cancel))
+    assert machine.late <= 1  # at most the step that was under way
+    assert move in machine.legal_moves(state, machine.roles[0])
+
+
+def test_a_clocked_minimax_on_gdl_answers_a_move_rated_before_the_clock() -> None:
+    cancel = threading.Event()
+    machine = _CancellingNim((4, 4), cancel, after=30)
+    player = make_player("minimax:h=CGM,depth=12", seed=1)  # the whole game tree: far more than the clock
+    assert isinstance(player, MinimaxPlayer)
+    player._has_pieces = lambda machine: True  # type: ignore[method-assign]  # Nim has no board; test the clock
+    player.start(machine, machine.roles[0], Budget())
+    move = player.choose(machine.initial_state(), Budget(cancel=cancel))
+    assert machine.late <= 1
+    assert move in machine.legal_moves(machine.initial_state(), machine.roles[0])
