@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._games import DEFAULT_ENGINE
 from ggp.gdl.terms import Description
 from ggp.manager.launcher import AppLauncher
 from ggp.reasoner.machine import StateMachine
@@ -21,7 +22,6 @@ from ggp.reasoner.machine import StateMachine
 log = logging.getLogger(__name__)
 
 KIF_DIRS = (Path("kif"), Path(__file__).resolve().parents[2] / "kif")
-DEFAULT_ENGINE = "auto"
 """The manager's reasoner (``ggp serve|match|demo --engine``): ground once when the game fits the auto
 budget, else evaluate per state, so games too wide to ground (the seed games) still play."""
 BUILTIN_BUDGET_SECONDS = 0.0

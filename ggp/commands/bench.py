@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from ggp.commands._games import FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
 
 
 def _positive_float(text: str) -> float:
@@ -37,7 +37,7 @@ def register(subcommands: Any) -> None:
         "mean depth and the time of one state step (legal + next).",
     )
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
-    parser.add_argument("--engine", default="clingo", help="reasoner engine: clingo, circuit or naive (default clingo)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     parser.add_argument("--seconds", type=_positive_float, default=10.0, metavar="S", help="time to run (default 10)")
     parser.add_argument("--batch", type=_non_negative, default=0, metavar="B",
                         help="playouts per batch call for engines that offer random_playouts (default 0: off)")

@@ -12,6 +12,8 @@ import logging
 import sys
 from typing import Any
 
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP
+
 DEFAULT_PORT = 9147
 
 
@@ -27,9 +29,7 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--name", default=None, help="name reported to INFO (default: the type)")
-    parser.add_argument("--engine", default="clingo",
-                        help="reasoner: a name in ggp.reasoner.engines.ENGINES, e.g. clingo, circuit, naive, "
-                        "per-state or auto (default clingo)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--iterations", type=_positive_int, metavar="N", help="at most N iterations per move")
     limit.add_argument("--seconds", type=_positive_float, metavar="S", help="at most S seconds per move")

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._games import FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
 
 
 def register(subcommands: Any) -> None:
@@ -24,7 +24,7 @@ def register(subcommands: Any) -> None:
     )
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("trace", type=Path, metavar="TRACE.json", help="trace file (the ../shared/traces format)")
-    parser.add_argument("--engine", default="clingo", help="reasoner engine: clingo, circuit or naive (default clingo)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     parser.add_argument("--playouts", type=int, default=None, metavar="N", help="replay only the first N playouts")
     parser.set_defaults(run=run)
 

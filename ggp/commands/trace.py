@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._games import FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
 
 
 def _positive(text: str) -> int:
@@ -33,7 +33,7 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument("--max-moves", type=_positive, default=200, metavar="M",
                         help="cut each playout after M joint moves (default 200)")
-    parser.add_argument("--engine", default="clingo", help="reasoner engine (default clingo)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="OUT.json",
                         help="output file (default: standard output)")
     parser.set_defaults(run=run)

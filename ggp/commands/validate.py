@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP
+
 if TYPE_CHECKING:
     from ggp.gdl.terms import Description
     from ggp.gdl.validator import Finding
@@ -27,7 +29,7 @@ class _SimulateChecks(Protocol):
     """Signature of ``ggp.reasoner.simulate.simulate_checks`` (random-playout checks, spec §6.3)."""
 
     def __call__(self, description: Description, *, playouts: int, depth: int, seed: int,
-                 strict: bool) -> list[Finding]: ...
+                 strict: bool, engine: str) -> list[Finding]: ...
 
 
 def register(subcommands: Any) -> None:
@@ -47,6 +49,7 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--depth", type=_positive, metavar="D", default=DEFAULT_DEPTH,
                         help=f"step bound of each playout (default {DEFAULT_DEPTH})")
     parser.add_argument("--seed", type=int, metavar="S", default=0, help="random seed (default 0)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="with --simulate: " + ENGINE_HELP)
     parser.set_defaults(run=run)
 
 
@@ -115,7 +118,7 @@ def _check_file(path: Path, args: argparse.Namespace,
         return findings, False
     try:
         findings += simulate(description, playouts=args.simulate, depth=args.depth, seed=args.seed,
-                             strict=args.strict)
+                             strict=args.strict, engine=args.engine)
     except GgpError as exc:
         findings.append(Finding("error", "simulate", str(exc)))
     return findings, True

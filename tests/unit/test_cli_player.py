@@ -14,7 +14,7 @@ def test_player_spec_adds_the_per_move_limit() -> None:
     assert player_spec(parser.parse_args(["player", "mcts", "--iterations", "50"])) == "mcts:iterations=50"
     args = parser.parse_args(["player", "mcts:exploration=0.5", "--seconds", "2"])
     assert player_spec(args) == "mcts:exploration=0.5,seconds=2.0"
-    assert (args.port, args.host, args.engine, args.seed) == (9147, "127.0.0.1", "clingo", 0)
+    assert (args.port, args.host, args.engine, args.seed) == (9147, "127.0.0.1", "auto", 0)
 
 
 def test_iterations_and_seconds_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:

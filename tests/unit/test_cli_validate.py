@@ -15,6 +15,7 @@ from ggp.cli import main
 from ggp.gdl.terms import Description
 from ggp.gdl.validator import Finding
 from tests.conftest import ROOT, kif_games
+from tests.prerequisites import missing
 
 GAME = """\
 (role x)
@@ -178,7 +179,8 @@ def test_simulate_runs_the_reasoner_checks_on_statically_valid_games(
     calls: list[tuple[int, int, int, bool, int]] = []
 
     def simulate_checks(description: Description, *, playouts: int, depth: int, seed: int,
-                        strict: bool) -> list[Finding]:
+                        strict: bool, engine: str) -> list[Finding]:
+        assert engine == "auto"
         calls.append((playouts, depth, seed, strict, len(description.rules)))
         return [Finding("error", "s1", "depth bound hit in playout 1")]
 
@@ -229,3 +231,26 @@ def test_load_kif_takes_a_file_name_as_well_as_a_path() -> None:
 
     path = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
     assert load_kif(str(path)) == load_kif(path)
+
+
+@pytest.mark.parametrize("argv", [
+    ["validate", "x.kif"], ["replay", "x.kif", "x.json"], ["trace", "x.kif"], ["bench", "x.kif"], ["arena", "x.kif"],
+    ["player", "random"], ["match", "x.kif"], ["serve"], ["evaluate", "x.kif"],
+])
+def test_every_command_that_reasons_defaults_to_the_auto_engine(argv: list[str]) -> None:
+    from ggp.cli import build_parser
+
+    assert build_parser().parse_args(argv).engine == "auto"
+
+
+def test_simulate_uses_auto_and_plays_a_game_too_big_to_ground_in_time() -> None:
+    from tests.conftest import CORPUS
+
+    path = CORPUS / "seed-games" / "biggerMap.kif"
+    if not path.is_file():
+        missing(f"{path} (../shared/gdl-corpus)")
+    # With clingo alone this fails ("grounding ... time limit"); auto falls back to per-state reasoning.
+    result = subprocess.run([sys.executable, "-m", "ggp", "validate", "--simulate", "1", str(path)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "valid, 0 errors" in result.stdout
