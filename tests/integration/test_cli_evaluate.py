@@ -80,16 +80,21 @@ def test_the_shipped_model_is_used_when_the_ladder_has_its_algorithms(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from ggp.evaluation.evaluate import DEFAULT_MODEL_PATH, RappModel
+    from tests.conftest import GAMES_DIR
 
     model = RappModel.load(DEFAULT_MODEL_PATH)
-    nim = tmp_path / "nim.kif"
-    nim.write_text(NIM)
-    argv = ["evaluate", str(nim), "--matches", "1", "--players", ";".join(model.algorithms), "--engine", "clingo",
+    # The ladder holds the model's algorithms and one more: the fitness is computed against the model.
+    argv = ["evaluate", str(GAMES_DIR / "petty.sbg"), "--matches", "1", "--players", ";".join([*model.algorithms, "random"]),
             "--out", str(tmp_path / "out"), "--json"]
     assert main(argv) == 0
     (row,) = json.loads(capsys.readouterr().out)
-    # Nim's plays are all shorter than 10 plies: Q = 1 gives fitness 0, computed against the model.
-    assert row["fitness"] == 0.0 and row["reason"] == ""
+    assert row["matches"] == 12 and row["reason"] == ""
+    assert isinstance(row["fitness"], float) and 0 <= row["fitness"] <= 1
+    # A ladder without the model's algorithms gets no fitness.
+    argv[5] = "random;legal"
+    assert main(argv) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["fitness"] is None and "no RAPP model" in row["reason"]
 
 
 @pytest.mark.timeout(180)
