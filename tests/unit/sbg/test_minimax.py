@@ -97,13 +97,17 @@ def test_weighted_values_follow_the_pieces_reach_on_an_empty_board() -> None:
     assert sum(values[ch] for ch in board if ch != ".") == pytest.approx(32.0)  # mean piece worth 1
 
 
+def _search_of(text: str) -> tuple[SbgMinimax, str]:
+    """The reference search of a game written in SBG, and its initial board."""
+    search = SbgMinimax(SbgEngine(parse_sbg(text)))
+    return search, search.engine.initial_state().board
+
+
 def test_each_term_moves_when_its_feature_changes() -> None:
-    game = parse_sbg(
+    search, board = _search_of(
         "<<T>> <BOARD> 4 4 |k...| |....| |....| |K..R| <PIECES> K (0,1,e)+(0,1,p)+(1,0,e)+(1,0,p)+(-1,0,e)+(0,-1,e) & "
         "R (0,1,e)^*(0,1,e)+(0,1,e)^*(0,1,p)+(1,0,e)^*(1,0,p)+(-1,0,e)^*(-1,0,e) & <GOALS> 40 & #k 0 & #K 0 &"
     )
-    search = SbgMinimax(SbgEngine(game))
-    board = search.engine.initial_state().board
     white = search.side_terms(board, "white")
     black = search.side_terms(board, "black")
     assert (white["pieces"], black["pieces"]) == (2.0, 1.0)
@@ -118,12 +122,10 @@ def test_each_term_moves_when_its_feature_changes() -> None:
 
 
 def test_placement_goals_count_king_steps_to_the_goal_row() -> None:
-    game = parse_sbg(
+    search, board = _search_of(
         "<<T>> <BOARD> 3 5 |..k| |...| |...| |P..| |..K| <PIECES> P (0,1,e) & K (1,0,e)+(-1,0,e) & "
         "<GOALS> 30 & @P 0 4, 1 4, 2 4 & #k 0 & #K 0 &"
     )
-    search = SbgMinimax(SbgEngine(game))
-    board = search.engine.initial_state().board
     assert search.side_terms(board, "white")["goal"] == pytest.approx(-10 - 0.5 * 3)
 
 
