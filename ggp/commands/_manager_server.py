@@ -51,9 +51,20 @@ class Running:
         self.manager.store.close()
 
 
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def allowed_hosts(host: str) -> frozenset[str]:
+    """The Host headers a manager bound to ``host`` answers: on loopback, the loopback names and the
+    bound address (so a DNS-rebinding page, which arrives under its own name, is refused); beyond
+    loopback (``--expose``, where the admin token guards every action) any."""
+    return LOOPBACK_NAMES | {host} if is_loopback(host) else frozenset()
+
+
 async def start_server(manager: Manager, host: str, port: int, token: str) -> Running:
-    """Serve ``manager`` on host:port (0 = any free port); returns the URL actually bound."""
-    runner = web.AppRunner(create_app(manager, token=token), access_log=None)
+    """Serve ``manager`` on host:port (0 = any free port); returns the URL actually bound. A non-empty
+    ``token`` is enforced whether or not the server is exposed."""
+    runner = web.AppRunner(create_app(manager, token=token, allowed_hosts=allowed_hosts(host)), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

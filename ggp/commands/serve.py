@@ -66,7 +66,7 @@ async def _serve(args: argparse.Namespace) -> int:
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
     manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings,
                       translators=game_translators())
-    server = await start_server(manager, args.host, args.port, args.token if args.expose else "")
+    server = await start_server(manager, args.host, args.port, args.token)
     try:
         if not args.no_kif:
             await load_games(manager, kif_games())

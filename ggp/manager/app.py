@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 MANAGER = web.AppKey("manager", Manager)
 TOKEN = web.AppKey("token", str)
+ALLOWED_HOSTS = web.AppKey("allowed_hosts", frozenset)
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_BODY = 2 * 1024 * 1024
 """Largest request body accepted (a big KIF game is well under this)."""
@@ -77,10 +78,37 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return _error(500, "internal error; see the manager's log")
 
 
+ADMIN_READS = frozenset({"/api/players/{name}/ping"})
+"""GET routes that make the manager contact someone (a player): they need the admin token too."""
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; "
+                               "form-action 'self'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every response: the UI loads only its own scripts and styles and is never framed."""
+
+
+def _host_name(host: str) -> str:
+    """``HOST[:PORT]`` or ``[V6]:PORT`` -> the lower-case host name."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
 @web.middleware
 async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Admin token and same-origin checks for every state-changing request."""
-    if request.method not in ("GET", "HEAD", "OPTIONS"):
+    """Host allow-list, then admin token and same-origin checks for every state-changing request."""
+    allowed = request.app[ALLOWED_HOSTS]
+    if allowed and _host_name(request.host) not in allowed:
+        # A DNS-rebinding page reaches a loopback manager under its own host name: refuse it.
+        return _error(403, f"unexpected Host header {request.host!r}")
+    route = request.match_info.route.resource
+    admin_read = route is not None and route.canonical in ADMIN_READS
+    if request.method not in ("GET", "HEAD", "OPTIONS") or admin_read:
         origin = request.headers.get("Origin")
         if origin and urlsplit(origin).netloc != request.host:
             return _error(403, "cross-origin requests are not allowed")
@@ -90,6 +118,14 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
             if not hmac.compare_digest(given.encode(), token.encode()):
                 return _error(401, "this action needs the admin token (Authorization: Bearer <token>)")
     return await handler(request)
+
+
+@web.middleware
+async def _security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    response = await handler(request)
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
 
 
 MAX_ID = 2**63 - 1
@@ -108,6 +144,9 @@ def _whole(text: str, what: str) -> int:
 
 
 async def _json_body(request: web.Request) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        raise web.HTTPUnsupportedMediaType(
+            reason=f"the request body must be JSON (Content-Type: application/json), not {request.content_type!r}")
     try:
         data = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -405,11 +444,13 @@ async def _close_manager(app: web.Application) -> AsyncIterator[None]:
     await app[MANAGER].close()
 
 
-def create_app(manager: Manager, *, token: str = "") -> web.Application:
-    """The manager's web application. A non-empty ``token`` guards every state-changing request."""
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors, _guard])
+def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[str] = frozenset()) -> web.Application:
+    """The manager's web application. A non-empty ``token`` guards every state-changing request (and the
+    player ping); a non-empty ``allowed_hosts`` refuses requests whose Host header names another host."""
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_security_headers, _errors, _guard])
     app[MANAGER] = manager
     app[TOKEN] = token
+    app[ALLOWED_HOSTS] = frozenset(_host_name(host) for host in allowed_hosts)
     add = app.router
     add.add_get("/", index)
     add.add_static("/static/", STATIC_DIR)

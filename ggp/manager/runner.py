@@ -177,8 +177,10 @@ class HttpTransport:
         timeout_s = max(timeout_s, 0.001)  # aiohttp reads a zero timeout as "no timeout"
         timeout = aiohttp.ClientTimeout(total=timeout_s, connect=min(connect_s, timeout_s))
         try:
+            # Never follow a redirect: a player URL that points elsewhere (a 307 re-POSTs the message)
+            # would make the manager talk to, and publish the replies of, a host nobody registered.
             async with self._session.post(url, data=body.encode("ascii", "replace"), headers=headers,
-                                          timeout=timeout) as response:
+                                          timeout=timeout, allow_redirects=False) as response:
                 if response.status != 200:
                     raise ConnectionError(f"HTTP status {response.status}")
                 data = bytearray()

@@ -191,10 +191,12 @@ def browser_context(manager_url: str) -> Iterator[BrowserContext]:
 
 @pytest.fixture
 def page(browser_context: BrowserContext) -> Iterator[Page]:
-    """A new tab; fails the test on any JavaScript error the page raised."""
+    """A new tab; fails the test on any JavaScript error the page raised or any Content-Security-Policy
+    violation it reported (the manager sends a strict policy)."""
     tab = browser_context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("console", lambda message: errors.append(message.text) if "Content Security Policy" in message.text else None)
     try:
         yield tab
     finally:

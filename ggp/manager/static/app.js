@@ -124,7 +124,12 @@ const DISCS = { red: "#d0342c", black: "#23272e", white: "#ffffff", blue: "#2456
 
 function pieceNode(value) {
   const colour = DISCS[value.toLowerCase()];
-  if (colour) return h("span", { class: "disc", style: "background-color: " + colour, role: "img", "aria-label": value });
+  if (colour) {
+    // Set through the CSSOM: the Content-Security-Policy refuses style attributes.
+    const disc = h("span", { class: "disc", role: "img", "aria-label": value });
+    disc.style.backgroundColor = colour;
+    return disc;
+  }
   return h("span", { class: pieceClass(value) + (value.length > 2 ? " long" : "") }, value.length > 3 ? value.slice(0, 3) : value);
 }
 
