@@ -202,10 +202,17 @@ def _match_id(item: SExpr) -> str:
     return item.text
 
 
+MAX_CLOCK = 7 * 24 * 3600
+"""Largest clock accepted, in seconds (a week): a clock with thousands of digits is not a clock."""
+
+
 def _clock(item: SExpr, what: str) -> int:
     if not isinstance(item, Word) or not item.text.isdigit() or not item.text.isascii():
         shown = item.text if isinstance(item, Word) else "(...)"
         raise ProtocolError(f"{what} must be a whole number of seconds, found {shown!r}", item.pos)
+    if len(item.text) > len(str(MAX_CLOCK)) or int(item.text) > MAX_CLOCK:
+        shown = item.text if len(item.text) <= 20 else item.text[:20] + "..."
+        raise ProtocolError(f"{what} {shown} is more than {MAX_CLOCK} seconds (a week)", item.pos)
     return int(item.text)
 
 

@@ -40,7 +40,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
-from urllib.parse import unquote_plus
+from urllib.parse import unquote_plus, urlsplit
 
 from aiohttp import web
 
@@ -226,6 +226,14 @@ class PlayerHost:
             self._player_factory(), now,
         )
         self._match = match
+        try:
+            return await self._start_registered(match, message, now)
+        except BaseException:
+            if self._match is match and match.setup is None:
+                self._match = None  # a START that failed before its setup began never leaves the host busy
+            raise
+
+    async def _start_registered(self, match: _Match, message: Start, now: float) -> str:
         if uses_sees(message.description):
             match.gdl2 = True
             if not isinstance(match.player, Gdl2Player):
@@ -488,12 +496,20 @@ async def _handle_post(request: web.Request) -> web.Response:
     return await _respond(request, body.decode("utf-8", errors="replace"), received)
 
 
+def _cross_site(request: web.Request) -> bool:
+    """Whether a browser sent this request from another site (an ``<img>`` or link on any page)."""
+    if request.headers.get("Sec-Fetch-Site", "") in ("cross-site", "same-site"):
+        return True
+    origin = request.headers.get("Origin")
+    return bool(origin) and urlsplit(origin).netloc != request.host
+
+
 async def _handle_get(request: web.Request) -> web.Response:
     received = time.monotonic()
-    return await _respond(request, unquote_plus(request.raw_path[1:], errors="replace"), received)
+    return await _respond(request, unquote_plus(request.raw_path[1:], errors="replace"), received, via_get=True)
 
 
-async def _respond(request: web.Request, text: str, received: float) -> web.Response:
+async def _respond(request: web.Request, text: str, received: float, via_get: bool = False) -> web.Response:
     log.debug("from %s: %s", request.remote, text[:500])
     try:
         message = parse_message(text)
@@ -501,6 +517,10 @@ async def _respond(request: web.Request, text: str, received: float) -> web.Resp
         reason = _one_line(exc)
         log.warning("bad message from %s: %s", request.remote, reason)
         return web.Response(status=400, text=reason)
+    if via_get and not isinstance(message, Info | Preview) and _cross_site(request):
+        # A GET needs no preflight: any web page could START (and so lock up) this player with an image.
+        log.warning("refused a cross-site GET %s from %s", message_type(message), request.remote)
+        return web.Response(status=403, text="state-changing messages from another site must be POSTed")
     try:
         reply = await request.app[PLAYER_HOST].reply(message, received)
     except Exception as exc:  # keep serving whatever one message did

@@ -298,3 +298,28 @@ async def test_plays_that_arrive_before_the_setup_finishes_keep_their_updates(
     assert parse_reply_move(text) in reference.legal_moves(state, reference.roles[0])
     host = client.app[PLAYER_HOST]
     assert host._match is not None and host._match.state == state and host._match.steps == 2
+
+
+async def test_a_start_with_an_absurd_clock_is_refused_and_leaves_the_player_available(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    client = await make_client()
+    status, text = await post(client, f"(START c1 first {RULES} {'9' * 4000} 5)")
+    assert status == 400 and "is more than 604800 seconds" in text and len(text) < 200
+    assert parse_info_reply((await post(client, "(INFO)"))[1]).status == "available"
+    assert (await post(client, f"(START c2 first {RULES} 10 5)"))[1] == "ready"
+
+
+async def test_a_cross_site_get_cannot_start_a_match_but_a_post_can(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    client = await make_client()
+    start = quote(f"(START x1 first {RULES} 10 5)")
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://attacker.example"}):
+        response = await client.get("/" + start, headers=headers)
+        assert response.status == 403, headers
+    assert parse_info_reply((await post(client, "(INFO)"))[1]).status == "available"
+    info = await client.get("/" + quote("(INFO)"), headers={"Sec-Fetch-Site": "cross-site"})
+    assert info.status == 200  # reading the status stays open to browser-hosted managers
+    assert (await client.get("/" + start)).status == 200  # a non-browser GET (no Origin) still works
+    assert parse_info_reply((await post(client, "(INFO)"))[1]).status == "busy"
