@@ -434,7 +434,7 @@ class Manager:
         await self.machine_for(row)
         config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
                   "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,
-                  "parallel": spec.parallel, "scheduled": len(schedule)}
+                  "parallel": spec.parallel, "scheduled": len(schedule), "schedule": [list(s) for s in schedule]}
         tournament_id = self.store.add_tournament(spec.name, spec.game, config)
         task = asyncio.create_task(self._run_tournament(tournament_id, spec, schedule), name=f"tournament {tournament_id}")
         self._tournaments[tournament_id] = task

@@ -2,7 +2,8 @@
 
 One :class:`Store` owns one ``sqlite3`` connection in WAL mode and is used from one thread (the
 event loop). Every match step is committed as it happens, so a crash loses at most the step in
-flight; when a store is opened, matches left ``running`` by a previous process are marked aborted.
+flight; when a store is opened, matches and tournaments left ``running`` by a previous process are
+marked aborted (a tournament's config then says how many matches had started and which never ran).
 
 >>> store = Store(":memory:")
 >>> store.add_game("nim", "(role a)", ("a",), "Nim").version
@@ -113,6 +114,7 @@ class Store:
         self._db.executescript(_SCHEMA)
         self._links: dict[str, int] = {}
         self.recovered = self._abort_leftovers()
+        self.recovered_tournaments = self._abort_leftover_tournaments()
 
     def close(self) -> None:
         self._db.close()
@@ -127,6 +129,20 @@ class Store:
                 "UPDATE matches SET status = 'aborted', header = ?, finished = ? WHERE id = ?",
                 (json.dumps(header), time.time(), row["id"]),
             )
+        return [row["id"] for row in rows]
+
+    def _abort_leftover_tournaments(self) -> list[int]:
+        """Mark tournaments a previous process left running as aborted, recording in their config how many
+        matches were started and the seatings (from the saved schedule) that never ran; returns their ids."""
+        rows = self._db.execute("SELECT id, config FROM tournaments WHERE status = 'running'").fetchall()
+        for row in rows:
+            config = json.loads(row["config"])
+            started = self._db.execute(
+                "SELECT COUNT(*) FROM matches WHERE tournament_id = ?", (row["id"],)).fetchone()[0]
+            schedule = config.get("schedule", [])
+            config.update({"x-abortDetail": "manager stopped", "started": started, "never_ran": schedule[started:]})
+            self._db.execute("UPDATE tournaments SET status = 'aborted', config = ? WHERE id = ?",
+                             (json.dumps(config), row["id"]))
         return [row["id"] for row in rows]
 
     # --- games ----------------------------------------------------------------------------------

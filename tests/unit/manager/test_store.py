@@ -104,3 +104,20 @@ def test_the_database_is_in_wal_mode_and_each_step_is_visible_to_another_reader_
     finally:
         reader.close()
         store.close()
+
+
+def test_reopening_marks_tournaments_left_running_as_aborted_with_the_matches_that_never_ran(tmp_path: Path) -> None:
+    store = Store(tmp_path / "m.db")
+    schedule = [["alice", "bob"], ["bob", "alice"], ["alice", "bob"]]
+    tournament = store.add_tournament("cup", "nim", {"players": ["alice", "bob"], "schedule": schedule})
+    store.link_tournament("m3", tournament)
+    store.match_event(header("m3"), "created")
+    store.match_event(started("m3"), "start")
+    store.close()  # the process dies in the tournament's first seconds
+    reopened = Store(tmp_path / "m.db")
+    assert reopened.recovered_tournaments == [tournament] and reopened.recovered == ["m3"]
+    row = reopened.tournament(tournament)
+    assert row is not None and row.status == "aborted"
+    assert row.config["started"] == 1 and row.config["never_ran"] == schedule[1:]
+    assert row.config["x-abortDetail"] == "manager stopped"
+    assert Store(tmp_path / "m.db").recovered_tournaments == []
