@@ -210,6 +210,15 @@ class _Converter:
             self._spellings[lowered] = {word.text: word.pos}
         return lowered
 
+    def spelling_table(self) -> tuple[tuple[str, str], ...]:
+        """(name, first spelling in the source) for the names written with capitals somewhere."""
+        table = []
+        for name, spellings in self._spellings.items():
+            first = min(spellings, key=lambda s: (spellings[s].line, spellings[s].column))
+            if first != name:
+                table.append((name, first))
+        return tuple(sorted(table))
+
     def capitalisation_notes(self) -> list[ParseNote]:
         notes = []
         for name, spellings in self._spellings.items():
@@ -308,7 +317,7 @@ def description_from_sexprs(items: list[SExpr], file: str = "<string>") -> Descr
     converter = _Converter()
     rules = tuple(converter.sentence(item) for item in items)
     notes = tuple(converter.notes + converter.capitalisation_notes())
-    return Description(rules, file, notes)
+    return Description(rules, file, notes, converter.spelling_table())
 
 
 def parse_kif(

@@ -140,6 +140,14 @@ class Description:
     rules: tuple[Rule, ...]
     file: str = field(default="<string>", compare=False)
     notes: tuple[ParseNote, ...] = field(default=(), compare=False)
+    spellings: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """(name, spelling in the source) for each name the source writes with capitals: names are
+    compared case-insensitively (held lower-case), but a reply to a host that compares them exactly
+    (ggp-base) must use the rules' own spelling. A name written several ways keeps its first spelling."""
+
+    def spelled(self, term: Term) -> str:
+        """``term`` as KIF text with every name in the rules' own spelling (see :attr:`spellings`)."""
+        return spelled(term, dict(self.spellings))
 
     @property
     def roles(self) -> tuple[Term, ...]:
@@ -203,3 +211,17 @@ def atoms_of(literal: Literal) -> Iterator[tuple[Atom, bool]]:
             stack.append((node.arg, True))
         elif isinstance(node, Or):
             stack.extend((d, negated) for d in reversed(node.disjuncts))
+
+
+def spelled(term: Term, spellings: dict[str, str]) -> str:
+    """``term`` as KIF text, each constant and function name looked up in ``spellings`` (name -> spelling)."""
+    if not spellings:
+        return str(term)
+    if isinstance(term, Const):
+        return spellings.get(term.name, term.name)
+    if isinstance(term, Func):
+        name = spellings.get(term.name, term.name)
+        if not term.args:
+            return f"({name})"
+        return f"({name} {' '.join(spelled(arg, spellings) for arg in term.args)})"
+    return str(term)

@@ -32,12 +32,13 @@ GDL-II (protocol.md §8): PLAY and STOP with 4 arguments, ``(PLAY id turn lastmo
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from ggp.errors import GdlSyntaxError, ProtocolError, SourcePos
 from ggp.gdl.parser import SExpr, SList, Word, description_from_sexprs, read_sexprs, sexpr_to_term
-from ggp.gdl.terms import Const, Description, Term, variables
+from ggp.gdl.terms import Const, Description, Term, spelled, variables
 
 MESSAGE_FILE = "<message>"
 """The file name used in positions of errors found in a message body."""
@@ -419,9 +420,15 @@ def info_reply(name: str, species: str = "alien", *, busy: bool = False) -> str:
     return f"((name {_check_word(name, 'a player name')}) (status {status}) (species {_check_word(species, 'a species')}))"
 
 
-def format_move(move: Term) -> str:
-    """A move as a reply body: lower-case KIF with single spaces."""
-    return str(move)
+def format_move(move: Term, spellings: Mapping[str, str] | None = None) -> str:
+    """A move as a reply body: KIF with single spaces, each name in the rules' own spelling when
+    ``spellings`` (:attr:`Description.spellings`) is given, else lower-case.
+
+    >>> from ggp.gdl.terms import Const, Func
+    >>> format_move(Func("move", (Const("up"),)), {"move": "Move", "up": "UP"})
+    '(Move UP)'
+    """
+    return spelled(move, dict(spellings)) if spellings else str(move)
 
 
 def parse_reply_move(text: str) -> Term:

@@ -115,6 +115,9 @@ class _Match:
     cancel: threading.Event = field(default_factory=threading.Event)
     steps: int = 0
     gdl2: bool = False
+    spellings: dict[str, str] = field(default_factory=dict)
+    """The rules' own spelling of each name written with capitals: replies use it (ggp-base compares
+    moves case-sensitively)."""
     pending: list[Play | PlayII] = field(default_factory=list)
     """PLAY messages whose updates (joint moves, percepts) are not applied yet, oldest first: a PLAY that
     arrives while the setup still runs gets no move, but its update is kept and applied in order."""
@@ -226,6 +229,7 @@ class PlayerHost:
             self._player_factory(), now,
         )
         self._match = match
+        match.spellings = dict(message.description.spellings)
         try:
             return await self._start_registered(match, message, now)
         except BaseException:
@@ -331,7 +335,7 @@ class PlayerHost:
             log.warning("match %s: the player chose illegal %s; answering %s", match.match_id, move, legal[0])
             move = legal[0]
         log.debug("match %s: step %d plays %s", match.match_id, match.steps, move)
-        return format_move(move)
+        return format_move(move, match.spellings)
 
     def _catch_up(self, match: _Match, hidden: bool) -> tuple[Move, ...]:
         """Worker thread: apply every pending update in arrival order; the role's legal moves after them.

@@ -323,3 +323,21 @@ async def test_a_cross_site_get_cannot_start_a_match_but_a_post_can(
     assert info.status == 200  # reading the status stays open to browser-hosted managers
     assert (await client.get("/" + start)).status == 200  # a non-browser GET (no Origin) still works
     assert parse_info_reply((await post(client, "(INFO)"))[1]).status == "busy"
+
+
+async def test_moves_are_answered_in_the_rules_own_spelling(make_client: Callable[..., Awaitable[Client]]) -> None:
+    # ggp-base compares move names case-sensitively: snake2p's (moveUp) answered as (moveup) was IL.
+    client = await make_client()
+    rules = "((role first) (role second) (init (Take 1 1)) (<= (legal first (TAKE ?x ?y)) (true (Take ?x ?y))))"
+    assert (await post(client, f"(START cap first {rules} 10 5)"))[1] == "ready"
+    status, text = await post(client, "(PLAY cap NIL)")
+    # Names are compared case-insensitively (the move is legal), and the reply uses the first spelling.
+    assert status == 200 and text == "(Take 1 1)"
+
+
+def test_the_first_spelling_of_a_name_is_kept_and_lower_case_names_are_not_listed() -> None:
+    from ggp.gdl.parser import parse_kif
+
+    game = parse_kif("(role White) (init (cell a)) (<= (legal White (moveUp)) (true (cell a))) (<= (next (cell a)) (does white MOVEUP))")
+    assert dict(game.spellings) == {"white": "White", "moveup": "moveUp"}
+    assert game.spelled(parse_kif("(moveup white)").rules[0].head) == "(moveUp White)"
