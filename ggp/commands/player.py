@@ -25,7 +25,8 @@ def register(subcommands: Any) -> None:
         description="Serve a player over the GGP HTTP protocol (INFO, START, PLAY, STOP, ABORT).",
     )
     parser.add_argument("type", metavar="TYPE",
-                        help="random, legal, monte_carlo, mcts, alphabeta or dmcts (GDL-II) (options: mcts:exploration=0.7)")
+                        help="random, legal, monte_carlo, mcts, alphabeta, minimax (RAPP heuristics, minimax:h=WGC) or dmcts "
+                        "(GDL-II), with options: mcts:exploration=0.7")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--name", default=None, help="name reported to INFO (default: the type)")

@@ -201,6 +201,8 @@ class _Converter:
     def __init__(self) -> None:
         self.notes: list[ParseNote] = []
         self._spellings: dict[str, dict[str, SourcePos]] = {}
+        self._parenthesised: set[str] = set()
+        """Names written as ``(name)`` with no arguments: read as the constant, written back with parentheses."""
 
     def name(self, word: Word) -> str:
         lowered = word.text.lower()
@@ -211,11 +213,15 @@ class _Converter:
         return lowered
 
     def spelling_table(self) -> tuple[tuple[str, str], ...]:
-        """(name, first spelling in the source) for the names written with capitals somewhere."""
+        """(name, first spelling in the source) for the names written with capitals somewhere, and
+        ``(name, "(Spelling)")`` for names written as ``(name)`` with no arguments (ggp-base keeps those
+        as zero-argument functions, so a move must be answered in that form)."""
         table = []
         for name, spellings in self._spellings.items():
             first = min(spellings, key=lambda s: (spellings[s].line, spellings[s].column))
-            if first != name:
+            if name in self._parenthesised:
+                table.append((name, f"({first})"))
+            elif first != name:
                 table.append((name, first))
         return tuple(sorted(table))
 
@@ -303,6 +309,7 @@ class _Converter:
         return Rule(self.atom(item, "a sentence"), (), pos)
 
     def _zero_args(self, head: Word) -> None:
+        self._parenthesised.add(head.text.lower())
         self.notes.append(
             ParseNote(
                 "zero-arity-parens",

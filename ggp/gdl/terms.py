@@ -143,7 +143,8 @@ class Description:
     spellings: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     """(name, spelling in the source) for each name the source writes with capitals: names are
     compared case-insensitively (held lower-case), but a reply to a host that compares them exactly
-    (ggp-base) must use the rules' own spelling. A name written several ways keeps its first spelling."""
+    (ggp-base) must use the rules' own spelling. A name written several ways keeps its first spelling; a
+    name written as ``(name)`` with no arguments is spelled ``"(name)"`` (ggp-base keeps the parentheses)."""
 
     def spelled(self, term: Term) -> str:
         """``term`` as KIF text with every name in the rules' own spelling (see :attr:`spellings`)."""
@@ -220,7 +221,7 @@ def spelled(term: Term, spellings: dict[str, str]) -> str:
     if isinstance(term, Const):
         return spellings.get(term.name, term.name)
     if isinstance(term, Func):
-        name = spellings.get(term.name, term.name)
+        name = spellings.get(term.name, term.name).strip("()")
         if not term.args:
             return f"({name})"
         return f"({name} {' '.join(spelled(arg, spellings) for arg in term.args)})"

@@ -1,0 +1,87 @@
+"""Interoperability with ggp-base itself (../shared/peer): its GameServer hosts our player.
+
+Skips without java or ../shared/peer locally; in CI both are there, so it runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED, ROOT
+from tests.prerequisites import missing
+
+PEER = SHARED / "peer" / "run"
+
+CAPITALS = """
+(role Robot)
+(init (Cell 1))
+(<= (legal Robot (moveUp)) (true (Cell ?x)) (Succ ?x ?y))
+(<= (legal Robot (Stay)) (true (Cell ?x)))
+(<= (next (Cell ?y)) (does Robot (moveUp)) (true (Cell ?x)) (Succ ?x ?y))
+(<= (next (Cell ?x)) (does Robot (Stay)) (true (Cell ?x)))
+(<= (next (Count ?n)) (true (Count ?m)) (Succ ?m ?n))
+(init (Count 1))
+(<= terminal (true (Count 4)))
+(<= (goal Robot 100) (true (Cell 4)))
+(<= (goal Robot 0) (not (true (Cell 4))))
+(Succ 1 2) (Succ 2 3) (Succ 3 4)
+"""
+"""A one-player game whose moves and fluents are written with capitals (like snake2p's moveUp)."""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    for _ in range(100):
+        if process.poll() is not None:
+            raise AssertionError(f"the player exited: {log.read_text()}")
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/", data=b"( INFO )",
+                                             headers={"Content-Type": "text/acl"})
+            with urllib.request.urlopen(request, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the player did not start")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("spec", ["legal", "mcts"])
+def test_ggp_base_records_no_illegal_move_of_ours_in_a_game_with_capitals(spec: str, tmp_path: Path) -> None:
+    if shutil.which("java") is None or not PEER.is_file():
+        missing("java and ../shared/peer (ggp-base) for the interoperability test")
+    game = tmp_path / "capitals.kif"
+    game.write_text(CAPITALS)
+    port = _free_port()
+    log = tmp_path / "player.log"
+    with log.open("wb") as sink, subprocess.Popen(
+        [sys.executable, "-m", "ggp", "player", spec, "--port", str(port), "--name", "ours"],
+        cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT,
+    ) as player:
+        try:
+            _wait_ready(port, player, log)
+            result = subprocess.run([str(PEER), "RunMatch", str(game), "10", "2", f"127.0.0.1:{port}"],
+                                    capture_output=True, text=True, timeout=240)
+        finally:
+            player.terminate()
+            player.wait(timeout=30)
+    assert result.returncode == 0, result.stderr[-2000:]
+    record = json.loads(result.stdout)
+    errors = [e for step in record.get("errors", []) for e in step if e]
+    assert errors == [], (errors, result.stderr[-2000:])
+    moves = [joint[0] for joint in record["moves"]]
+    assert moves and all(move in ("( moveUp )", "( Stay )") for move in moves), moves
