@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED, ROOT
+from tests.conftest import ROOT, SHARED
 from tests.prerequisites import missing
 
 PEER = SHARED / "peer" / "run"
