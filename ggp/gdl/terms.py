@@ -12,7 +12,7 @@ the protocol, the traces and the match records.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ggp.errors import SourcePos
@@ -226,3 +226,25 @@ def spelled(term: Term, spellings: dict[str, str]) -> str:
             return f"({name})"
         return f"({name} {' '.join(spelled(arg, spellings) for arg in term.args)})"
     return str(term)
+
+
+def without_empty_args(term: Term) -> Term:
+    """``term`` with every ``(name)`` (a function without arguments) read as the constant ``name``.
+
+    GDL writers use both for the same move (``(noop)``, ``noop``), clingo grounds ``f()`` as ``f``, and
+    ggp-base keeps them apart; comparing moves through this makes an answer in either form match.
+    """
+    if isinstance(term, Func):
+        if not term.args:
+            return Const(term.name)
+        return Func(term.name, tuple(without_empty_args(arg) for arg in term.args))
+    return term
+
+
+def find_move(move: Term, legal: Sequence[Term]) -> Term | None:
+    """The term of ``legal`` that ``move`` denotes (equal, or equal once empty argument lists are
+    dropped, see :func:`without_empty_args`), else None."""
+    if move in legal:
+        return move
+    wanted = without_empty_args(move)
+    return next((candidate for candidate in legal if without_empty_args(candidate) == wanted), None)

@@ -43,7 +43,7 @@ from ggp.match.rules import (
     StepCapOutcome,
 )
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import PerceptMachine, StateMachine
+from ggp.reasoner.machine import PerceptMachine, State, StateMachine
 
 __all__ = [
     "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
@@ -319,7 +319,7 @@ class MatchRun:
             seed=config.seed,
             game_key=config.game_key,
             rules_hash=rules_hash(config.description),
-            states=(state_text(self.referee.state.sorted_texts()),),
+            states=(self._state_text(self.referee.state),),
             state_times=(_now_ms(),),
             tournament=config.tournament,
             gdl2=self.gdl2,
@@ -335,9 +335,14 @@ class MatchRun:
         self.record = replace(self.record, errors=(errors,))
         self._emit("start")
 
+    def _state_text(self, state: State) -> str:
+        return state_text([self.config.description.spelled(fact) for fact in state.facts])
+
     def stepped(self, step: StepInfo) -> None:
-        seen = None if step.percepts is None else [sorted(str(p) for p in seen) for seen in step.percepts]
-        self.record = self.record.with_step([str(move) for move in step.joint], state_text(step.after.sorted_texts()),
+        # Records use the rules' own spelling, so ggp-base (case-sensitive) replays them as they are.
+        spelled = self.config.description.spelled
+        seen = None if step.percepts is None else [sorted(spelled(p) for p in seen) for seen in step.percepts]
+        self.record = self.record.with_step([spelled(move) for move in step.joint], self._state_text(step.after),
                                             _now_ms(), step.errors, seen)
         self._emit("step")
 

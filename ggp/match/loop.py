@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from ggp.errors import GgpError, InputError, ReasonerError
-from ggp.gdl.terms import Description, Term
+from ggp.gdl.terms import Description, Term, find_move
 from ggp.match.referee import Percepts, Referee
 from ggp.match.rules import CHANCE_ROLE, STEP_CAP_DRAW_GOAL, EndReason, GameBroken, MatchRules
 from ggp.reasoner.machine import Move, State, StateMachine
@@ -247,10 +247,12 @@ class _Match:
                 if not code:
                     if answer.move is None:
                         code = "IL null"
-                    elif answer.move not in legal[index]:
-                        code = f"IL {answer.move}"
                     else:
-                        move = answer.move
+                        found = find_move(answer.move, legal[index])  # (moveUp) and moveUp are one move
+                        if found is None:
+                            code = f"IL {answer.move}"
+                        else:
+                            move = found
                 if code:
                     log.warning("%s: %s, playing the fallback %s", self._where(index), code, move)
             joint.append(move)

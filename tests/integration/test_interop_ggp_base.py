@@ -85,3 +85,22 @@ def test_ggp_base_records_no_illegal_move_of_ours_in_a_game_with_capitals(spec: 
     assert errors == [], (errors, result.stderr[-2000:])
     moves = [joint[0] for joint in record["moves"]]
     assert moves and all(move in ("( moveUp )", "( Stay )") for move in moves), moves
+
+
+@pytest.mark.timeout(300)
+def test_our_match_record_replays_on_ggp_base_without_folding_case(tmp_path: Path) -> None:
+    if shutil.which("java") is None or not PEER.is_file():
+        missing("java and ../shared/peer (ggp-base) for the interoperability test")
+    game = tmp_path / "capitals.kif"
+    game.write_text(CAPITALS)
+    record = tmp_path / "record.json"
+    ours = subprocess.run([sys.executable, "-m", "ggp", "match", str(game), "--player", "legal", "--startclock", "5",
+                           "--playclock", "2", "--out", str(record), "--quiet"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert ours.returncode == 0, ours.stderr
+    data = json.loads(record.read_text())
+    assert all(code == "" for row in data["errors"] for code in row), data["errors"]  # (moveUp) is not IL
+    assert "(Cell 1)" in data["states"][0]
+    check = subprocess.run([str(PEER), "MatchCheck", str(game), str(record)], capture_output=True, text=True,
+                           timeout=120)
+    assert check.returncode == 0 and "replay=agree" in check.stdout, check.stdout + check.stderr
