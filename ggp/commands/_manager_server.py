@@ -16,6 +16,7 @@ from ggp.errors import InputError
 from ggp.manager.app import create_app
 from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.protocol.server import IDLE_TIMEOUT_S
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,8 @@ def allowed_hosts(host: str) -> frozenset[str]:
 async def start_server(manager: Manager, host: str, port: int, token: str) -> Running:
     """Serve ``manager`` on host:port (0 = any free port); returns the URL actually bound. A non-empty
     ``token`` is enforced whether or not the server is exposed."""
-    runner = web.AppRunner(create_app(manager, token=token, allowed_hosts=allowed_hosts(host)), access_log=None)
+    runner = web.AppRunner(create_app(manager, token=token, allowed_hosts=allowed_hosts(host)), access_log=None,
+                           keepalive_timeout=IDLE_TIMEOUT_S)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from aiohttp import web
 
     from ggp.players.registry import make_player, parse_spec
-    from ggp.protocol.server import create_player_app
+    from ggp.protocol.server import IDLE_TIMEOUT_S, create_player_app
     from ggp.reasoner.engines import engine_factory, make_machine
 
     spec = player_spec(args)
@@ -85,5 +85,5 @@ def run(args: argparse.Namespace) -> int:
         lambda: make_player(spec, args.seed), name, lambda rules: make_machine(rules, args.engine), species=kind
     )
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
-    web.run_app(app, host=args.host, port=args.port, print=None, handle_signals=True)
+    web.run_app(app, host=args.host, port=args.port, print=None, handle_signals=True, keepalive_timeout=IDLE_TIMEOUT_S)
     return 0

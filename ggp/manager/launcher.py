@@ -15,6 +15,7 @@ from typing import Protocol
 from aiohttp import web
 
 from ggp.errors import InputError
+from ggp.protocol import server
 
 PlayerAppFactory = Callable[[], web.Application]
 """Builds a new player app (``POST /`` speaking the GGP protocol) for one match."""
@@ -53,7 +54,7 @@ class AppLauncher:
         factory = self._factories.get(kind)
         if factory is None:
             raise InputError(f"unknown built-in player {kind!r}; expected one of {list(self.kinds())}")
-        runner = web.AppRunner(factory(), access_log=None)
+        runner = web.AppRunner(factory(), access_log=None, keepalive_timeout=server.IDLE_TIMEOUT_S)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()

@@ -84,6 +84,10 @@ SEARCH_SLACK = 0.15
 RESYNC_DEPTH = 3
 """How many earlier states are tried when a joint move is not legal in the current one."""
 
+IDLE_TIMEOUT_S = 10.0
+"""A connection that sends no (complete) request for this long is closed: idle or slow clients
+(1,100 idle connections made a player deaf at a 1,024-descriptor limit) cannot hold the server."""
+
 MAX_BODY = 32 * 1024 * 1024
 """Largest request body accepted (the largest real games are well under 1 MB)."""
 

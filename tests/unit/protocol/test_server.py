@@ -343,3 +343,30 @@ def test_the_first_spelling_of_a_name_and_its_parentheses_are_kept() -> None:
     # (moveUp) has no arguments: ggp-base keeps it a function, so it is answered with its parentheses.
     assert dict(game.spellings) == {"white": "White", "moveup": "(moveUp)"}
     assert game.spelled(parse_kif("(moveup white)").rules[0].head) == "(moveUp White)"
+
+
+async def test_idle_connections_are_closed_and_do_not_make_the_player_deaf(monkeypatch: pytest.MonkeyPatch) -> None:
+    import aiohttp
+
+    from ggp.manager.launcher import AppLauncher
+    from ggp.protocol import server
+
+    monkeypatch.setattr(server, "IDLE_TIMEOUT_S", 1.0)
+    launcher = AppLauncher({"legal": lambda: create_player_app(LegalPlayer, "legal", machine_factory=nim_factory)})
+    launched = await launcher.launch("legal")
+    host, port = launched.url.removeprefix("http://").rstrip("/").split(":")
+    streams = [await asyncio.open_connection(host, int(port)) for _ in range(200)]  # connect, never send
+    slow_reader, slow_writer = await asyncio.open_connection(host, int(port))
+    slow_writer.write(b"POST / HTTP/1.1\r\nHost: x\r\n")  # headers that never end
+    await slow_writer.drain()
+    try:
+        async with aiohttp.ClientSession() as session, session.post(launched.url, data="(INFO)") as response:
+            assert response.status == 200 and "available" in (await response.text()).lower()
+        # Past the idle timeout the server has closed every idle or slow connection (EOF on each).
+        readers = [reader for reader, _ in streams] + [slow_reader]
+        ends = await asyncio.wait_for(asyncio.gather(*(reader.read() for reader in readers)), timeout=10)
+        assert all(end == b"" for end in ends)
+    finally:
+        for _, writer in [*streams, (slow_reader, slow_writer)]:
+            writer.close()
+        await launched.close()
