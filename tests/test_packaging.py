@@ -25,4 +25,7 @@ def test_the_wheel_holds_only_the_ggp_package(tmp_path: Path) -> None:
     assert {name.split("/")[0] for name in names} == {"ggp", dist_info}
     assert "ggp/players/mcts.py" in names and "ggp/translators/sbg/parser.py" in names
     assert "ggp/generation/evolution.py" in names
+    # Data the code reads at run time: the C sources compiled on first use, the shipped RAPP models.
+    assert "ggp/translators/sbg/minimax.c" in names
+    assert {"ggp/evaluation/data/minimax3_model.json", "ggp/evaluation/data/mcts_model.json"} <= set(names)
     assert not any(name.startswith(("players/", "translators/")) for name in names)
