@@ -36,8 +36,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument(
         "--players",
         default=None,
-        help="comma-free list separated by ';' of player specs, weakest first (default: the RAPP model's "
-        "algorithms, else 'random;mcts:iterations=200;alphabeta:depth=2')",
+        help="player specs separated by ';', weakest first (default: the RAPP model's algorithms: the paper's "
+        "min-max model when every game is SBG, else the knowledge-free MCTS model)",
     )
     parser.add_argument("--engine", default="auto",
                         help="reasoner engine: auto (circuit, else clingo), clingo, circuit, or circuit:interpreter "
@@ -93,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
     from ggp.evaluation import report as report_module
     from ggp.evaluation.evaluate import (
         DEFAULT_LADDER,
+        SHIPPED_MODELS,
         RappModel,
         build_model,
         check_playable,
@@ -111,26 +112,31 @@ def run(args: argparse.Namespace) -> int:
     if auto and (args.max_matches < 1 or not 0 < args.precision < 1):
         raise ValueError("--matches auto needs --max-matches >= 1 and 0 < --precision < 1")
     MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
-    # Without --players, the players are the RAPP model's algorithms (the given or the shipped model), so
-    # the fitness is defined; the built-in ladder is the fallback when there is no model.
+    games = [_load_game(path) for path in args.games]
+    # Without --players, the players are the RAPP model's algorithms (the given or a shipped model), so the
+    # fitness is defined: the paper's min-max model when every game is a board game (SBG), else the
+    # knowledge-free MCTS model, which plays any game. With --players, a shipped model is used when its
+    # algorithms are among them.
     given_model = model_named(args.model) if args.model else None
+    model: RappModel | None = given_model
     if args.players:
         specs = tuple(s.strip() for s in args.players.split(";"))
+        if model is None and not args.build_model:
+            model = default_model(specs) or default_model(specs, SHIPPED_MODELS["mcts"])
     else:
-        ladder_model = given_model or (None if args.build_model else default_model())
-        specs = ladder_model.algorithms if ladder_model is not None else DEFAULT_LADDER
+        if model is None and not args.build_model:
+            boards = all(game.sbg is not None for game in games)
+            model = default_model() if boards else model_named("mcts")
+            if not boards:
+                print("ggp evaluate: not every game is an SBG board game, so the players are the knowledge-free "
+                      "MCTS model's (--model mcts); give --model minimax3 for the min-max players", file=sys.stderr)
+        specs = model.algorithms if model is not None else DEFAULT_LADDER
     for spec in specs:
         parse_spec(spec)
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
-    model: RappModel | None
-    if given_model is not None:
-        model = given_model
-    else:
-        model = None if args.build_model else default_model(specs)
     machines = GameMachines(args.engine)
     args.out.mkdir(parents=True, exist_ok=True)
-    games = [_load_game(path) for path in args.games]
     reports = {}
     playable = []
     for game in games:

@@ -136,3 +136,20 @@ def test_evaluate_with_no_options_uses_the_papers_model_and_prints_a_fitness_wit
     summary = json.loads((tmp_path / "evaluation" / "summary.json").read_text())
     assert summary["games"][0]["algorithms"] == [
         "minimax:h=C,depth=2", "minimax:h=CCM,depth=2", "minimax:h=WCM,depth=2"]
+
+
+def test_a_gdl_game_without_options_gets_the_knowledge_free_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ggp.evaluation.evaluate import model_named
+    from tests.conftest import KIF_DIR
+
+    # The min-max model needs a board with piece rules; a GDL game is played by the MCTS model's ladder.
+    assert main(["evaluate", str(KIF_DIR / "ticTacToe" / "ticTacToe.kif"), "--matches", "1",
+                 "--out", str(tmp_path / "out"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "knowledge-free MCTS model" in captured.err
+    (row,) = json.loads(captured.out)
+    assert row["reason"] == "" and isinstance(row["fitness"], float)
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert tuple(summary["games"][0]["algorithms"]) == model_named("mcts").algorithms
