@@ -31,7 +31,6 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -40,6 +39,7 @@ from ggp.manager.records import MatchRecord, to_dict, to_json
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
 from ggp.manager.tournament import spec_from_mapping, spec_from_yaml
+from ggp.protocol.server import cross_site
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +109,7 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     route = request.match_info.route.resource
     admin_read = route is not None and route.canonical in ADMIN_READS
     if request.method not in ("GET", "HEAD", "OPTIONS") or admin_read:
-        origin = request.headers.get("Origin")
-        if origin and urlsplit(origin).netloc != request.host:
+        if cross_site(request):
             return _error(403, "cross-origin requests are not allowed")
         token = request.app[TOKEN]
         if token:

@@ -504,8 +504,10 @@ async def _handle_post(request: web.Request) -> web.Response:
     return await _respond(request, body.decode("utf-8", errors="replace"), received)
 
 
-def _cross_site(request: web.Request) -> bool:
-    """Whether a browser sent this request from another site (an ``<img>`` or link on any page)."""
+def cross_site(request: web.Request) -> bool:
+    """Whether a browser sent this request from another site (a foreign ``Origin``, or ``Sec-Fetch-Site``
+    saying so: an ``<img>`` or form on any page). Non-browser clients send neither. Used by the player
+    server and the manager alike."""
     if request.headers.get("Sec-Fetch-Site", "") in ("cross-site", "same-site"):
         return True
     origin = request.headers.get("Origin")
@@ -525,7 +527,7 @@ async def _respond(request: web.Request, text: str, received: float, via_get: bo
         reason = _one_line(exc)
         log.warning("bad message from %s: %s", request.remote, reason)
         return web.Response(status=400, text=reason)
-    if via_get and not isinstance(message, Info | Preview) and _cross_site(request):
+    if via_get and not isinstance(message, Info | Preview) and cross_site(request):
         # A GET needs no preflight: any web page could START (and so lock up) this player with an image.
         log.warning("refused a cross-site GET %s from %s", message_type(message), request.remote)
         return web.Response(status=403, text="state-changing messages from another site must be POSTed")

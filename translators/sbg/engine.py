@@ -96,6 +96,16 @@ class SbgEngine:
             table.append(tuple(per_square))
         return tuple(table)
 
+    @property
+    def move_tables(self) -> dict[str, tuple[tuple[tuple[_Step, ...], ...], ...]]:
+        """Per piece letter on the board, ``table[q][square]``: the steps (next NFA state, target square,
+        condition, accepting) from NFA state q on that square that stay on the board (read-only)."""
+        return self._tables
+
+    def goals_of(self, side: Side) -> list[tuple[Goal, frozenset[int]]]:
+        """The side's active goals with, for placement goals, their on-board square indices (read-only)."""
+        return self._wins[side]
+
     # --- states and moves ----------------------------------------------------------------------
 
     def initial_state(self) -> SbgState:

@@ -26,6 +26,7 @@ from ggp.translators.sbg.engine import Move as BoardMove
 from ggp.translators.sbg.engine import SbgEngine, SbgState
 from ggp.translators.sbg.minimax import SbgMinimax
 from ggp.translators.sbg.model import SIDES, SbgGame, Side
+from ggp.translators.sbg.native import MAX_DEPTH as NATIVE_MAX_DEPTH
 from ggp.translators.sbg.native import NativeSearch, native_search
 
 NOOP = Const("noop")
@@ -162,5 +163,5 @@ class SbgStateMachine:
         if role != ROLES[SIDES.index(position.to_move)]:
             raise ValueError(f"it is not {role}'s turn")
         reference = self.minimax
-        search = self._native if self._native is not None and depth <= 16 else reference
+        search = self._native if self._native is not None and depth <= NATIVE_MAX_DEPTH else reference
         return tuple((move_term(move), value) for move, value in search.root_values(position, heuristic, depth))

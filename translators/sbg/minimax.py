@@ -164,7 +164,7 @@ class SbgMinimax:
 def reach(engine: SbgEngine, letter: str) -> float:
     """Mean number of squares a piece can end a move on from each square of an empty board, every
     square condition taken as met (0 for a letter without a rule)."""
-    table = engine._tables.get(letter)
+    table = engine.move_tables.get(letter)
     if table is None:
         return 0.0
     total = 0
@@ -190,7 +190,7 @@ def piece_values(engine: SbgEngine) -> dict[str, float]:
     letters = {rule.letter for rule in engine.game.rules}
     letters |= {ch.upper() for row in engine.game.rows for ch in row if ch != "."}
     raw = {letter: reach(engine, letter) for letter in letters}
-    raw |= {letter.lower(): reach(engine, letter.lower()) for letter in letters}
+    raw |= {letter.lower(): value for letter, value in raw.items()}  # black's moves mirror white's: same reach
     board = engine.initial_state().board
     placed = [raw[ch] for ch in board if ch != "."]
     mean = sum(placed) / len(placed) if placed and sum(placed) > 0 else 1.0
@@ -204,7 +204,7 @@ def goal_terms(engine: SbgEngine) -> tuple[GoalTerm, ...]:
     width, height = engine.width, engine.height
     terms = []
     for side in SIDES:
-        for goal, squares in engine._wins[side]:
+        for goal, squares in engine.goals_of(side):
             if isinstance(goal, CaptureGoal):
                 terms.append(GoalTerm(side, goal.letter, goal.count, ()))
             elif isinstance(goal, PlacementGoal):

@@ -80,7 +80,7 @@ class NativeSearch:
         offset_base = [0] * _CODES
         offsets: list[int] = []
         steps: list[int] = []
-        for letter, table in sorted(engine._tables.items()):
+        for letter, table in sorted(engine.move_tables.items()):
             code = _code(letter)
             nfa_size[code] = len(table)
             offset_base[code] = len(offsets)
