@@ -18,7 +18,7 @@ Stages (each reads what the earlier ones left under ``--out``, default benchmark
 
 Usage: python benchmarks/rapp_table.py model --save
        python benchmarks/rapp_table.py generated --count 200 --workers 2
-       python benchmarks/rapp_table.py evolved --runs 4 [--k 3] --workers 1
+       python benchmarks/rapp_table.py evolved --runs 4 [--k 3] [--run R] --workers 1
        python benchmarks/rapp_table.py recheck
        python benchmarks/rapp_table.py table
 """
@@ -139,7 +139,7 @@ def stage_evolved(args: argparse.Namespace) -> None:
     for k, model in models.items():
         if args.k is not None and k != args.k:
             continue
-        for run in range(args.runs):
+        for run in ([args.run] if args.run is not None else range(args.runs)):
             fitness = partial(rapp_fitness, model=model, matches_per_seat=args.matches, machines=GameMachines("auto"),
                               workers=args.workers)
             config = EvolutionConfig(population=args.population, generations=args.generations, seed=1000 * k + run).check()
@@ -272,6 +272,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--matches", type=int, default=10, help="plays per pairing and seat (the paper's m = 10)")
     parser.add_argument("--runs", type=int, default=4)
+    parser.add_argument("--run", type=int, default=None, help="evolved: only this run (to spread runs over processes)")
     parser.add_argument("--k", type=int, choices=(3, 4), default=None, help="evolved: only this model")
     parser.add_argument("--generations", type=int, default=20)
     parser.add_argument("--population", type=int, default=10)
