@@ -13,6 +13,8 @@ Stages (each reads what the earlier ones left under ``--out``, default benchmark
 - ``recheck``: the final games of every finished run played again with fresh seeds
   (``evolved-k{K}-run{R}/recheck.jsonl``): the fitness evolution saved is the estimate it selected on,
   biased upwards.
+- ``export``: the final games of every finished run into benchmarks/data/evolved (committed); ``recheck``
+  and ``table`` fall back on them for runs whose working folder is absent.
 - ``table``: Max / Avg / share promising (fitness >= ``--promising``) with 95% intervals of the means,
   per variant and model, as Markdown beside the paper's figures.
 
@@ -39,6 +41,7 @@ from ggp.commands._games import GameMachines
 from ggp.evaluation import rapp
 from ggp.evaluation.evaluate import DEFAULT_MODEL_PATH, RappModel, build_model, check_playable, report_game
 from ggp.evaluation.selfplay import MatchResult, read_results, round_robin, run_jobs
+from ggp.generation.evolution import Individual, load_run
 from ggp.generation.fitness import game_source
 from ggp.generation.generator import generate_games
 from ggp.generation.params import BUILTIN
@@ -187,17 +190,60 @@ RECHECK_SEED = 7777
 """Seed of the fresh plays that re-measure the evolved games (the evolution's own seeds are others)."""
 
 
-def finished_runs(out: Path, k: int, generations: int) -> list[tuple[Path, list[SbgGame], list[float]]]:
-    """(folder, final games, their saved fitness) of every run of model k that bred ``generations`` generations."""
-    from ggp.generation.evolution import load_run
+COMMITTED_EVOLVED = Path(__file__).resolve().parent / "data" / "evolved"
+"""The final games of finished evolution runs as committed by ``export`` (``k{K}-run{R}/``): the table and
+``recheck`` use them for every run whose working folder under ``--out`` is absent."""
 
-    runs = []
+
+def final_individuals(run_folder: Path, generations: int) -> list[Individual] | None:
+    """The final population of one run's working folder, best first, or None while it is unfinished."""
+    history = load_run(run_folder)
+    if len(history) <= generations:
+        return None
+    return sorted(history[generations], key=lambda ind: -ind.result.fitness)
+
+
+def committed_run(folder: Path) -> tuple[list[SbgGame], list[float]]:
+    """The games and saved fitness of a committed run folder (``population.json`` + ``rank_NN.sbg``)."""
+    from ggp.translators.sbg.parser import parse_sbg
+
+    records = json.loads((folder / "population.json").read_text(encoding="utf-8"))
+    games = [parse_sbg((folder / r["file"]).read_text(encoding="utf-8"), str(folder / r["file"])) for r in records]
+    return games, [float(r["fitness_saved"]) for r in records]
+
+
+def finished_runs(out: Path, k: int, generations: int) -> list[tuple[Path, list[SbgGame], list[float]]]:
+    """(working folder, final games, their saved fitness) of every finished run of model k: the runs under
+    ``--out``, then the committed runs that are not there (their recheck plays go to ``committed-k{K}-run{R}``)."""
+    runs: dict[str, tuple[Path, list[SbgGame], list[float]]] = {}
     for folder in sorted((out / "rapp_table").glob(f"evolved-k{k}-run*")):
-        history = load_run(folder)
-        if len(history) > generations:
-            final = history[generations]
-            runs.append((folder, [ind.game for ind in final], [ind.result.fitness for ind in final]))
-    return runs
+        final = final_individuals(folder, generations)
+        if final is not None:
+            runs[folder.name.removeprefix("evolved-")] = (folder, [i.game for i in final], [i.fitness for i in final])
+    for folder in sorted(COMMITTED_EVOLVED.glob(f"k{k}-run*")):
+        if folder.name not in runs:
+            runs[folder.name] = (out / "rapp_table" / f"committed-{folder.name}", *committed_run(folder))
+    return [runs[name] for name in sorted(runs)]
+
+
+def stage_export(args: argparse.Namespace) -> None:
+    """Copy the final games of every finished run under ``--out`` into benchmarks/data/evolved (committed)."""
+    from ggp.translators.sbg.printer import to_sbg
+
+    for k in (3, 4):
+        for folder in sorted((args.out / "rapp_table").glob(f"evolved-k{k}-run*")):
+            final = final_individuals(folder, args.generations)
+            if final is None:
+                continue
+            target = COMMITTED_EVOLVED / folder.name.removeprefix("evolved-")
+            target.mkdir(parents=True, exist_ok=True)
+            records = []
+            for rank, ind in enumerate(final, 1):
+                name = f"rank_{rank:02d}.sbg"
+                (target / name).write_text(to_sbg(ind.game), encoding="utf-8")
+                records.append({"file": name, "fitness_saved": round(ind.result.fitness, 12), "params": ind.params})
+            (target / "population.json").write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+            print(f"{folder.name}: {len(records)} final games -> {target}")
 
 
 def evolved_fitness(models: dict[int, RappModel], out: Path, generations: int) -> dict[int, list[float]]:
@@ -210,9 +256,12 @@ def stage_recheck(args: argparse.Namespace) -> None:
     fitness *estimate* came out high, so the estimates it saved are biased upwards (winner's curse)."""
     machines = GameMachines("auto")
     for k, model in load_models().items():
+        if args.k is not None and k != args.k:
+            continue
         for folder, games, _ in finished_runs(args.out, k, args.generations):
             jobs = [job for game in games for job in round_robin(
                 game_source(game), model.algorithms, matches_per_seat=args.matches, seed=RECHECK_SEED)]
+            folder.mkdir(parents=True, exist_ok=True)
             run_jobs(jobs, make_player, machines, results_path=folder / "recheck.jsonl", workers=args.workers)
             print(f"{folder.name}: {len(games)} games re-measured ({len(jobs)} plays)")
 
@@ -266,14 +315,14 @@ def stage_table(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("stage", choices=("model", "generated", "evolved", "recheck", "table"))
+    parser.add_argument("stage", choices=("model", "generated", "evolved", "recheck", "export", "table"))
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--save", action="store_true", help="model: write the shipped 3- and 4-algorithm models")
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--matches", type=int, default=10, help="plays per pairing and seat (the paper's m = 10)")
     parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--run", type=int, default=None, help="evolved: only this run (to spread runs over processes)")
-    parser.add_argument("--k", type=int, choices=(3, 4), default=None, help="evolved: only this model")
+    parser.add_argument("--k", type=int, choices=(3, 4), default=None, help="evolved, recheck: only this model")
     parser.add_argument("--generations", type=int, default=20)
     parser.add_argument("--population", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
@@ -282,7 +331,7 @@ def main() -> None:
     args = parser.parse_args()
     random.seed(args.seed)
     {"model": stage_model, "generated": stage_generated, "evolved": stage_evolved, "recheck": stage_recheck,
-     "table": stage_table}[args.stage](args)
+     "export": stage_export, "table": stage_table}[args.stage](args)
 
 
 if __name__ == "__main__":
