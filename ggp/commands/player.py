@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ggp.players.registry import make_player, parse_spec
     from ggp.protocol.server import IDLE_TIMEOUT_S, create_player_app
-    from ggp.reasoner.engines import engine_factory, make_machine
+    from ggp.reasoner.engines import engine_factory
+    from ggp.reasoner.upgrade import playing_machine
 
     spec = player_spec(args)
     kind, _ = parse_spec(spec)
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger().setLevel(logging.INFO)
     name = args.name or kind
     app = create_player_app(
-        lambda: make_player(spec, args.seed), name, lambda rules: make_machine(rules, args.engine), species=kind
+        lambda: make_player(spec, args.seed), name, lambda rules: playing_machine(rules, args.engine), species=kind
     )
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
     web.run_app(app, host=args.host, port=args.port, print=None, handle_signals=True, keepalive_timeout=IDLE_TIMEOUT_S)

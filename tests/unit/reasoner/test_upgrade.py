@@ -1,0 +1,85 @@
+"""UpgradingMachine: the player's quick machine answers at once, the circuit takes over when it is built."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+
+from ggp.errors import ReasonerError
+from ggp.files import load_kif
+from ggp.player import Budget
+from ggp.players.mcts import MctsPlayer
+from ggp.reasoner.circuit import CircuitStateMachine
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import GroundingLimits, StateMachine
+from ggp.reasoner.upgrade import UpgradingMachine, playing_machine
+from tests.conftest import KIF_DIR
+
+TIC_TAC_TOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
+LOCAL = GroundingLimits(isolate=False)
+
+
+def test_a_search_that_straddles_the_switch_plays_legal_moves_to_the_end() -> None:
+    description = load_kif(TIC_TAC_TOE)
+    reference = ClingoStateMachine(description, LOCAL)
+    gate = threading.Event()
+
+    def gated_circuit() -> StateMachine:
+        gate.wait(30)
+        return CircuitStateMachine(description, LOCAL, evaluator="interpreter")
+
+    machine = UpgradingMachine(ClingoStateMachine(description, LOCAL), gated_circuit, "circuit")
+    players = [MctsPlayer(seed=seat, playouts_per_leaf=2) for seat in range(2)]
+    for player, role in zip(players, machine.roles):
+        player.start(machine, role, Budget(iterations=50))
+    state = machine.initial_state()
+    turns = 0
+    while not machine.is_terminal(state):
+        if turns == 2:
+            assert not machine.upgraded  # the first moves were searched on the quick machine
+            gate.set()
+            assert machine.wait(60) and machine.upgraded
+            assert isinstance(machine.current, CircuitStateMachine)
+        joint = tuple(player.choose(state, Budget(iterations=50)) for player in players)
+        for role, move in zip(reference.roles, joint):
+            assert move in reference.legal_moves(state, role)
+        after = machine.next_state(state, joint)
+        assert after == reference.next_state(state, joint)  # the same state whichever machine answered
+        state = after
+        turns += 1
+    assert turns >= 5 and machine.goals(state) == reference.goals(state)
+
+
+def test_a_failed_build_leaves_the_quick_machine_answering(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
+    description = load_kif(TIC_TAC_TOE)
+    quick = ClingoStateMachine(description, LOCAL)
+
+    def failing() -> StateMachine:
+        raise ReasonerError("no C compiler")
+
+    machine = UpgradingMachine(quick, failing, "circuit", "ticTacToe")
+    assert machine.wait(10) and not machine.upgraded and machine.current is quick
+    assert "did not build: no C compiler" in caplog.text
+    state = machine.initial_state()
+    assert machine.legal_moves(state, machine.roles[0]) == quick.legal_moves(state, quick.roles[0])
+
+
+def test_capabilities_are_the_current_machines() -> None:
+    description = load_kif(TIC_TAC_TOE)
+    machine = UpgradingMachine(ClingoStateMachine(description, LOCAL),
+                               lambda: CircuitStateMachine(description, LOCAL, evaluator="interpreter"), "circuit")
+    assert machine.wait(60) and machine.upgraded
+    assert hasattr(machine, "playout_goals")  # the circuit's batched playouts, reached through the wrapper
+    goals = machine.playout_goals(machine.initial_state(), 4, 0)
+    assert len(goals) == 4 and all(set(g) <= {0, 50, 100} for g in goals)
+
+
+def test_only_auto_upgrades() -> None:
+    description = load_kif(TIC_TAC_TOE)
+    assert not isinstance(playing_machine(description, "clingo"), UpgradingMachine)
+    machine = playing_machine(description, "auto")
+    assert isinstance(machine, UpgradingMachine)
+    assert machine.wait(120) and machine.upgraded and isinstance(machine.current, CircuitStateMachine)
