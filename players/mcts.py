@@ -160,10 +160,12 @@ class MctsPlayer(BasePlayer):
             return unvisited[self.rng.randrange(len(unvisited))]
         log_n = math.log(node.count)
         c = self.exploration
-        return max(
-            range(len(moves)),
-            key=lambda i: (totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]), -i),
-        )
+        best, best_value = 0, -math.inf
+        for i, (total, count) in enumerate(zip(totals, visits)):
+            value = total / count + c * math.sqrt(log_n / count)
+            if value > best_value:  # ties keep the first move
+                best, best_value = i, value
+        return best
 
     def _iterate(self, root: _Node) -> None:
         machine = self.machine

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from ggp.errors import GgpError, ReasonerError
-from ggp.reasoner.machine import Move, PlayoutGoalsMachine, Role, State, StateMachine
+from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 MAX_PLAYOUT_STEPS = 1000
 """A playout stops after this many joint moves and scores the state it reached (guards endless games)."""
@@ -20,8 +21,12 @@ BatchPlayouts = Callable[[State, int, random.Random], Sequence[tuple[int, ...]]]
 
 
 def batch_hook(machine: StateMachine) -> BatchPlayouts | None:
-    """The machine's ``playout_goals`` method when it has one (a :class:`PlayoutGoalsMachine`), else ``None``."""
-    return machine.playout_goals if isinstance(machine, PlayoutGoalsMachine) else None
+    """The machine's ``playout_goals`` method when it has one (a :class:`PlayoutGoalsMachine`), else ``None``.
+
+    Looked up by attribute, not by ``isinstance`` on the runtime protocol: this runs once per MCTS
+    iteration, and a protocol check costs more than the batched playout of a small game."""
+    hook = getattr(machine, "playout_goals", None)
+    return cast(BatchPlayouts, hook) if callable(hook) else None
 
 
 def require_legal(machine: StateMachine, state: State, role: Role, steps: int) -> tuple[Move, ...]:

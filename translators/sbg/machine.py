@@ -18,6 +18,8 @@ reasoner-consistency check S9 of gdl.md) and players can use the fast engine dir
 
 from __future__ import annotations
 
+import random
+
 from ggp.errors import IllegalMoveError
 from ggp.gdl.terms import Const, Func, Term
 from ggp.reasoner.heuristics import Heuristic
@@ -30,6 +32,7 @@ from ggp.translators.sbg.native import MAX_DEPTH as NATIVE_MAX_DEPTH
 from ggp.translators.sbg.native import NativeSearch, native_search
 
 NOOP = Const("noop")
+_SCORES: dict[str, tuple[int, int]] = {"white": (100, 0), "black": (0, 100), "draw": (50, 50)}
 ROLES: tuple[Role, Role] = (Const("white"), Const("black"))
 
 
@@ -143,6 +146,26 @@ class SbgStateMachine:
 
     def goals(self, state: State) -> tuple[int, ...]:
         return self.engine.scores(self.position(state))
+
+    def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
+        """Goals (white, black) at the end of ``n`` uniformly random playouts from ``state``: compiled when
+        a C compiler is there (MCTS's batched leaf evaluation, :mod:`ggp.reasoner.playouts`), else played
+        on the engine one move at a time."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        position = self.position(state)
+        self.minimax  # noqa: B018 - builds the compiled tables on first use
+        if self._native is not None:
+            return [_SCORES[winner] for winner in self._native.playouts(position, n, rng.getrandbits(64))]
+        return [self._playout(position, rng) for _ in range(n)]
+
+    def _playout(self, position: SbgState, rng: random.Random) -> tuple[int, ...]:
+        """One random playout on the engine (as ``sbg_playouts`` in minimax.c)."""
+        while not self.engine.is_terminal(position):
+            moves = self.engine.legal_moves(position)
+            if not moves:  # only at ply 0, where the rules do not apply yet: the side to move is stuck
+                return _SCORES["black" if position.to_move == "white" else "white"]
+            position = self.engine.apply_unchecked(position, rng.choice(moves))
+        return self.engine.scores(position)
 
     # --- RAPP's heuristic min-max (ggp.reasoner.heuristics.MinimaxSearchMachine) ------------------
 

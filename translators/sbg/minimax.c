@@ -358,3 +358,70 @@ int sbg_root(void *handle, const unsigned char *board, int to_move, int ply, int
 void sbg_terms(void *handle, const unsigned char *board, int side, double *out) {
     side_terms(handle, board, side, 1, out);
 }
+
+/* ---- Random playouts (MCTS's leaf evaluation on the SBG engine) -------------------------------- */
+
+static unsigned long long rng_next(unsigned long long *s) { /* xorshift64* */
+    unsigned long long v = *s;
+    v ^= v >> 12; v ^= v << 25; v ^= v >> 27;
+    *s = v;
+    return v * 2685821657736338717ULL;
+}
+
+/* Legal moves of `side` (src, dst pairs) in square order, no ordering: returns the count. */
+static int collect_moves(Ctx *x, const unsigned char *board, int side, int *moves) {
+    int count = 0;
+    for (int i = 0; i < x->n; i++) {
+        if (!board[i] || owner_of(board[i]) != side) continue;
+        int found = piece_dests(x, board, i);
+        for (int k = 0; k < found && count < x->max_moves; k++) {
+            moves[2 * count] = i;
+            moves[2 * count + 1] = x->dests[k];
+            count++;
+        }
+    }
+    return count;
+}
+
+/* `n` uniformly random playouts from (board, to_move, ply) to the end of the game (engine.py's
+ * outcome: goals of the side that just moved, then of the side to move, the turn limit, no legal
+ * move). out[p] is playout p's winner: 0 white, 1 black, 2 draw. When `trace` is given, the first
+ * playout's moves are written there as (src, dst) pairs, at most `capacity` of them; returns the
+ * number of moves of the first playout. */
+int sbg_playouts(void *handle, const unsigned char *board, int to_move, int ply, int n, unsigned long long seed,
+                 int *out, int *trace, int capacity) {
+    Ctx *x = handle;
+    unsigned char *b = x->boards[0];
+    int *moves = x->moves[0];
+    unsigned long long state = seed ? seed : 0x9E3779B97F4A7C15ULL;
+    int first_length = 0;
+    for (int p = 0; p < n; p++) {
+        memcpy(b, board, (size_t)x->n);
+        int side = to_move, t = ply, length = 0, result;
+        for (;;) {
+            if (t > 0) {
+                int mover = 1 - side;
+                if (goal_holds(x, b, mover)) { result = mover; break; }
+                if (goal_holds(x, b, side)) { result = side; break; }
+                if (t >= x->turn_limit) { result = 2; break; }
+            }
+            int count = collect_moves(x, b, side, moves);
+            if (count == 0) { result = 1 - side; break; }
+            int m = (int)(rng_next(&state) % (unsigned long long)count);
+            int s = moves[2 * m], d = moves[2 * m + 1];
+            if (p == 0 && trace && length < capacity) {
+                trace[2 * length] = s;
+                trace[2 * length + 1] = d;
+            }
+            length++;
+            unsigned char piece = b[s];
+            b[s] = 0; /* source first: a move may end where it started */
+            b[d] = piece;
+            side = 1 - side;
+            t++;
+        }
+        if (p == 0) first_length = length;
+        out[p] = result;
+    }
+    return first_length;
+}

@@ -1,4 +1,5 @@
-"""The compiled twin of :mod:`.minimax`: the same evaluation and alpha-beta in C (``minimax.c``).
+"""The compiled twin of :mod:`.minimax`: the same evaluation and alpha-beta in C (``minimax.c``), and
+random playouts for MCTS on the SBG engine.
 
 The C source is compiled once per machine and cached like compiled circuits (:mod:`ggp.native`);
 each game hands it its NFA tables, piece values and goals. :func:`native_search` returns None, and the
@@ -25,6 +26,7 @@ MAX_SQUARES = 256
 MAX_DEPTH = 16
 _CODES = 53
 _CONDITIONS = {"e": 0, "w": 1, "p": 2}
+_WINNERS = ("white", "black", "draw")
 
 
 def _code(letter: str) -> int:
@@ -61,6 +63,11 @@ def _library() -> ctypes.CDLL | None:
         ctypes.c_int,
     ]
     library.sbg_terms.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, double_p]
+    library.sbg_playouts.restype = ctypes.c_int
+    library.sbg_playouts.argtypes = [
+        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_ulonglong, int_p, int_p,
+        ctypes.c_int,
+    ]
     return library
 
 
@@ -75,6 +82,7 @@ class NativeSearch:
         engine = reference.engine
         self._library = library
         self._width = engine.width
+        self._turn_limit = engine.game.turn_limit
         self._squares = engine.width * engine.height
         nfa_size = [0] * _CODES
         offset_base = [0] * _CODES
@@ -137,6 +145,24 @@ class NativeSearch:
             source, target = self._moves[2 * m], self._moves[2 * m + 1]
             found.append(((source % width, source // width, target % width, target // width), self._values[m]))
         return sorted(found)
+
+    def playouts(self, state: SbgState, n: int, seed: int) -> list[str]:
+        """The winners (``white``, ``black`` or ``draw``) of ``n`` uniformly random playouts from ``state``."""
+        return self.playouts_traced(state, n, seed)[0]
+
+    def playouts_traced(self, state: SbgState, n: int, seed: int) -> tuple[list[str], list[Move]]:
+        """As :meth:`playouts`, with the first playout's moves (for tests that replay it on the engine)."""
+        out = (ctypes.c_int * max(1, n))()
+        capacity = max(1, self._turn_limit)
+        trace = (ctypes.c_int * (2 * capacity))()
+        length = self._library.sbg_playouts(
+            self._handle, self._board(state.board), 0 if state.to_move == "white" else 1, state.ply, n,
+            seed & 0xFFFFFFFFFFFFFFFF, out, trace, capacity,
+        )
+        width = self._width
+        moves = [(trace[2 * i] % width, trace[2 * i] // width, trace[2 * i + 1] % width, trace[2 * i + 1] // width)
+                 for i in range(min(length, capacity))]
+        return [_WINNERS[out[p]] for p in range(n)], moves
 
     def side_terms(self, board: str, side: str) -> tuple[float, ...]:
         """The five raw terms (pieces, weighted, goal, control, mobility) as the C code computes them."""

@@ -1,0 +1,97 @@
+"""Benchmark: MCTS iterations per second at the start position, ours beside OpenSpiel's C++ MCTS bot.
+
+Ours: :class:`ggp.players.mcts.MctsPlayer` on the machine ``ggp player --engine auto`` plays with
+(for GDL games the compiled circuit once its background build is done; for SBG games the SBG engine),
+searching the start position for ``--seconds``; an iteration is selection, expansion, ``playouts``
+random playouts from the new leaf (one batch on the circuit) and backup. OpenSpiel: ``pyspiel.MCTSBot``
+with a one-rollout ``RandomRolloutEvaluator`` (its C++ MCTS, the same iteration) on its own C++
+``breakthrough`` and ``connect_four``, measured in the same run so machine load affects both alike.
+OpenSpiel is a benchmark-only dependency: ``pip install -e '.[bench]'``; without it only our rows
+are printed.
+
+Usage: python benchmarks/mcts_speed.py [--seconds 5] [--playouts 1 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from ggp.files import load_kif
+from ggp.player import Budget
+from ggp.players.mcts import MctsPlayer
+from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.upgrade import UpgradingMachine, playing_machine
+from ggp.translators.sbg.machine import SbgStateMachine
+from ggp.translators.sbg.parser import parse_sbg
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = {
+    "breakthrough": ROOT / "kif" / "breakthrough" / "breakthrough.kif",
+    "connectFour": ROOT / "kif" / "connectFour" / "connectFour.kif",
+    "chess (SBG)": ROOT / "games" / "chess.sbg",
+}
+OPENSPIEL = {"breakthrough": "breakthrough", "connectFour": "connect_four"}
+
+
+def machine_for(path: Path) -> tuple[StateMachine, str]:
+    """The machine a player with ``--engine auto`` ends up on, and its name."""
+    if path.suffix == ".sbg":
+        return SbgStateMachine(parse_sbg(path.read_text(encoding="utf-8"), str(path))), "sbg"
+    machine = playing_machine(load_kif(path), "auto")
+    if isinstance(machine, UpgradingMachine):
+        machine.wait(600)
+        return machine, "circuit" if machine.upgraded else "clingo"
+    return machine, "auto"
+
+
+def ours(machine: StateMachine, seconds: float, playouts: int) -> float:
+    """MCTS iterations per second from the start position."""
+    player = MctsPlayer(seed=0, playouts_per_leaf=playouts)
+    player.start(machine, machine.roles[0], Budget())
+    started = time.perf_counter()
+    player.choose(machine.initial_state(), Budget.for_seconds(seconds))
+    return player.last_iterations / (time.perf_counter() - started)
+
+
+def openspiel(name: str, seconds: float) -> float | None:
+    """OpenSpiel's C++ MCTS bot's simulations per second from the start position (None without it)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    simulations = 1000
+    while True:
+        evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, False, 0, False)
+        started = time.perf_counter()
+        bot.step(game.new_initial_state())
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds / 2 or simulations >= 10_000_000:
+            return simulations / elapsed
+        simulations *= 2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="search time per measurement")
+    parser.add_argument("--playouts", type=int, nargs="+", default=[1, 8], help="random playouts per MCTS iteration")
+    args = parser.parse_args()
+    print("| Game | Engine | Playouts per iteration | Ours: iterations/s | Ours: playouts/s "
+          "| OpenSpiel MCTSBot: iterations/s | Ours / OpenSpiel (iterations) |")
+    print("|---|---|---|---|---|---|---|")
+    for game, path in GAMES.items():
+        machine, engine = machine_for(path)
+        theirs = openspiel(OPENSPIEL[game], args.seconds) if game in OPENSPIEL else None
+        for playouts in args.playouts:
+            rate = ours(machine, args.seconds, playouts)
+            shown = f"{theirs:,.0f}" if theirs else "—"
+            ratio = f"{rate / theirs:.2f}" if theirs else "—"
+            print(f"| {game} | {engine} | {playouts} | {rate:,.0f} | {rate * playouts:,.0f} | {shown} | {ratio} |",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
