@@ -228,6 +228,24 @@ def spelled(term: Term, spellings: dict[str, str]) -> str:
     return str(term)
 
 
+def spelled_literal(literal: Literal, spellings: dict[str, str]) -> str:
+    """A body literal (or an atom) as KIF text in the rules' own spelling (see :func:`spelled`)."""
+    if isinstance(literal, Not):
+        return f"(not {spelled_literal(literal.arg, spellings)})"
+    if isinstance(literal, Distinct):
+        return f"(distinct {spelled(literal.left, spellings)} {spelled(literal.right, spellings)})"
+    if isinstance(literal, Or):
+        return "(or" + "".join(f" {spelled_literal(d, spellings)}" for d in literal.disjuncts) + ")"
+    return spelled(literal, spellings)
+
+
+def spelled_rule(rule: Rule, spellings: dict[str, str]) -> str:
+    """A rule as KIF text in the rules' own spelling: what a case-sensitive reader (ggp-base) must get."""
+    if not rule.body and not rule.arrow:
+        return spelled(rule.head, spellings)
+    return "(<= " + " ".join(spelled_literal(lit, spellings) for lit in (rule.head, *rule.body)) + ")"
+
+
 def without_empty_args(term: Term) -> Term:
     """``term`` with every ``(name)`` (a function without arguments) read as the constant ``name``.
 

@@ -236,6 +236,8 @@ class HttpSeat:
         self.match_id = match_id
         self.role = ""
         self.gdl2 = False
+        self.spellings: tuple[tuple[str, str], ...] = ()
+        """The rules' own spelling of names: ggp-base's players compare names case-sensitively."""
 
     async def _send(self, body: str, timeout_s: float) -> tuple[str, str]:
         """(error code, reply): ``TO``/``CE`` with an empty reply, or ``""`` and the reply."""
@@ -255,6 +257,7 @@ class HttpSeat:
         self.role = str(info.machine.roles[role])
         self.gdl2 = info.gdl2
         assert info.description is not None
+        self.spellings = info.description.spellings
         body = wire.start_text(self.match_id, self.role, info.description, info.start_clock, info.play_clock)
         code, reply = await self._send(body, self.deadlines.start_s)
         refusal = ""
@@ -264,9 +267,9 @@ class HttpSeat:
 
     async def play(self, view: View) -> Answer:
         if self.gdl2:
-            body = wire.play2_text(self.match_id, view.turn, view.last_move, view.percepts)
+            body = wire.play2_text(self.match_id, view.turn, view.last_move, view.percepts, self.spellings)
         else:
-            body = wire.play_text(self.match_id, view.last_joint)
+            body = wire.play_text(self.match_id, view.last_joint, self.spellings)
         code, reply = await self._send(body, self.deadlines.play_s)
         if code:
             return Answer(code)
@@ -278,9 +281,9 @@ class HttpSeat:
 
     async def stop(self, view: View) -> None:
         if self.gdl2:
-            body = wire.stop2_text(self.match_id, view.turn, view.last_move, view.percepts)
+            body = wire.stop2_text(self.match_id, view.turn, view.last_move, view.percepts, self.spellings)
         else:
-            body = wire.stop_text(self.match_id, view.last_joint)
+            body = wire.stop_text(self.match_id, view.last_joint, self.spellings)
         await self._send(body, self.deadlines.stop_s)
 
     async def abort(self) -> None:

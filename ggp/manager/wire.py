@@ -32,6 +32,9 @@ from ggp.protocol.messages import (
 )
 from ggp.protocol.messages import parse_reply_move as _parse_reply_move
 
+Spellings = tuple[tuple[str, str], ...]
+"""(name, spelling) pairs, as :attr:`Description.spellings`."""
+
 MAX_REPLY_CHARS = 65_536
 """Replies longer than this are not moves; the runner reads no further."""
 
@@ -41,28 +44,31 @@ def start_text(match_id: str, role: str, description: Description, start_clock: 
     return format_message(Start(match_id, Const(role), description, start_clock, play_clock))
 
 
-def play_text(match_id: str, moves: tuple[Term, ...] | None) -> str:
-    """``(PLAY id NIL)`` for the first step, else the previous joint move in role order."""
-    return format_message(Play(match_id, moves))
+def play_text(match_id: str, moves: tuple[Term, ...] | None, spellings: Spellings = ()) -> str:
+    """``(PLAY id NIL)`` for the first step, else the previous joint move in role order, in the
+    rules' spelling (``spellings``: :attr:`Description.spellings`)."""
+    return format_message(Play(match_id, moves), dict(spellings))
 
 
-def stop_text(match_id: str, moves: tuple[Term, ...] | None) -> str:
+def stop_text(match_id: str, moves: tuple[Term, ...] | None, spellings: Spellings = ()) -> str:
     """``(STOP id (last joint move))``, ``NIL`` if the game ended before any move."""
-    return format_message(Stop(match_id, moves))
+    return format_message(Stop(match_id, moves), dict(spellings))
 
 
-def play2_text(match_id: str, turn: int, last_move: Term | None, percepts: tuple[Term, ...]) -> str:
+def play2_text(match_id: str, turn: int, last_move: Term | None, percepts: tuple[Term, ...],
+               spellings: Spellings = ()) -> str:
     """GDL-II ``(PLAY id turn lastmove percepts)``: one role's own last move and percepts.
 
     >>> play2_text("m1", 0, None, ())
     '(PLAY m1 0 NIL NIL)'
     """
-    return format_message(PlayII(match_id, turn, last_move, percepts))
+    return format_message(PlayII(match_id, turn, last_move, percepts), dict(spellings))
 
 
-def stop2_text(match_id: str, turn: int, last_move: Term | None, percepts: tuple[Term, ...]) -> str:
+def stop2_text(match_id: str, turn: int, last_move: Term | None, percepts: tuple[Term, ...],
+               spellings: Spellings = ()) -> str:
     """GDL-II ``(STOP id turn lastmove percepts)`` after the terminal state."""
-    return format_message(StopII(match_id, turn, last_move, percepts))
+    return format_message(StopII(match_id, turn, last_move, percepts), dict(spellings))
 
 
 def abort_text(match_id: str) -> str:

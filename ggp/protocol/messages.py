@@ -38,7 +38,7 @@ from typing import Literal
 
 from ggp.errors import GdlSyntaxError, ProtocolError, SourcePos
 from ggp.gdl.parser import SExpr, SList, Word, description_from_sexprs, read_sexprs, sexpr_to_term
-from ggp.gdl.terms import Const, Description, Term, spelled, variables
+from ggp.gdl.terms import Const, Description, Term, spelled, spelled_rule, variables
 
 MESSAGE_FILE = "<message>"
 """The file name used in positions of errors found in a message body."""
@@ -346,42 +346,49 @@ def _check_word(text: str, what: str) -> str:
 
 
 def _format_rules(description: Description) -> str:
-    return "(" + " ".join(str(rule) for rule in description.rules) + ")"
+    spellings = dict(description.spellings)
+    return "(" + " ".join(spelled_rule(rule, spellings) for rule in description.rules) + ")"
 
 
-def _format_moves(moves: tuple[Term, ...] | None) -> str:
+def _format_moves(moves: tuple[Term, ...] | None, spellings: dict[str, str]) -> str:
     if moves is None:
         return "NIL"
     if not moves:
         raise ProtocolError("a move list cannot be empty; use None for NIL")
-    return "(" + " ".join(str(move) for move in moves) + ")"
+    return "(" + " ".join(spelled(move, spellings) for move in moves) + ")"
 
 
-def format_message(message: Message) -> str:
+def format_message(message: Message, spellings: Mapping[str, str] | None = None) -> str:
     """The wire text of a message: upper-case type and NIL as ggp-base sends them, terms in KIF.
 
-    Rules go on one line. Raises :class:`ProtocolError` for a match id or role that is not one
-    word, a negative clock or an empty move list (none of which could be parsed back).
+    Rules go on one line. Every name is written in the rules' own spelling (START and PREVIEW take
+    it from their description; PLAY and STOP from ``spellings``, :attr:`Description.spellings`),
+    because ggp-base's players compare names case-sensitively. Raises :class:`ProtocolError` for a
+    match id or role that is not one word, a negative clock or an empty move list (none of which
+    could be parsed back).
     """
+    names = dict(spellings or {})
     if isinstance(message, Info):
         return "(INFO)"
     if isinstance(message, Preview):
         return f"(PREVIEW {_format_rules(message.description)} {_check_clock(message.preview_clock)})"
     if isinstance(message, Start):
+        role = spelled(message.role, dict(message.description.spellings))
         return (
-            f"(START {_check_word(message.match_id, 'a match id')} {_check_word(str(message.role), 'a role')} "
+            f"(START {_check_word(message.match_id, 'a match id')} {_check_word(role, 'a role')} "
             f"{_format_rules(message.description)} {_check_clock(message.start_clock)} "
             f"{_check_clock(message.play_clock)})"
         )
     if isinstance(message, Play):
-        return f"(PLAY {_check_word(message.match_id, 'a match id')} {_format_moves(message.moves)})"
+        return f"(PLAY {_check_word(message.match_id, 'a match id')} {_format_moves(message.moves, names)})"
     if isinstance(message, Stop):
-        return f"(STOP {_check_word(message.match_id, 'a match id')} {_format_moves(message.moves)})"
+        return f"(STOP {_check_word(message.match_id, 'a match id')} {_format_moves(message.moves, names)})"
     if isinstance(message, (PlayII, StopII)):
         kind = "PLAY" if isinstance(message, PlayII) else "STOP"
         return (
             f"({kind} {_check_word(message.match_id, 'a match id')} {_check_clock(message.turn, 'a turn')} "
-            f"{'NIL' if message.last_move is None else message.last_move} {_format_percepts(message.percepts)})"
+            f"{'NIL' if message.last_move is None else spelled(message.last_move, names)} "
+            f"{_format_percepts(message.percepts, names)})"
         )
     return f"(ABORT {_check_word(message.match_id, 'a match id')})"
 
@@ -392,9 +399,9 @@ def _check_clock(seconds: int, what: str = "a clock") -> int:
     return seconds
 
 
-def _format_percepts(percepts: tuple[Term, ...]) -> str:
+def _format_percepts(percepts: tuple[Term, ...], spellings: dict[str, str]) -> str:
     """NIL for no percepts (an empty list ``()`` is not valid KIF for other readers)."""
-    return "(" + " ".join(str(percept) for percept in percepts) + ")" if percepts else "NIL"
+    return "(" + " ".join(spelled(percept, spellings) for percept in percepts) + ")" if percepts else "NIL"
 
 
 def uses_sees(description: Description) -> bool:

@@ -104,3 +104,58 @@ def test_our_match_record_replays_on_ggp_base_without_folding_case(tmp_path: Pat
     check = subprocess.run([str(PEER), "MatchCheck", str(game), str(record)], capture_output=True, text=True,
                            timeout=120)
     assert check.returncode == 0 and "replay=agree" in check.stdout, check.stdout + check.stderr
+
+
+def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    for _ in range(300):
+        if process.poll() is not None:
+            raise AssertionError(f"ggp-base's player exited: {log.read_text()[-2000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("ggp-base's player did not start listening")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", ["ticTacToe", "capitals"])
+def test_our_match_loop_hosts_ggp_base_players(game: str, tmp_path: Path) -> None:
+    """ggp-base's own players (SampleMonteCarloGamer) in every seat of a match we host: none of their
+    moves is refused (capitals: they answer `( moveUp )` in the rules' spelling), and ggp-base's
+    MatchCheck replays the record we wrote."""
+    if shutil.which("java") is None or not PEER.is_file():
+        missing("java and ../shared/peer (ggp-base) for the interoperability test")
+    if game == "capitals":
+        path = tmp_path / "capitals.kif"
+        path.write_text(CAPITALS)
+        seats = 1
+    else:
+        path = ROOT / "kif" / game / f"{game}.kif"
+        seats = 2
+    players: list[subprocess.Popen[bytes]] = []
+    urls = []
+    try:
+        for seat in range(seats):
+            port = _free_port()
+            log = tmp_path / f"peer{seat}.log"
+            with log.open("wb") as sink:
+                players.append(subprocess.Popen([str(PEER), "PlayerMain", str(port), "SampleMonteCarloGamer"],
+                                                stdout=sink, stderr=subprocess.STDOUT))
+            _wait_listening(port, players[-1], log)
+            urls += ["--player", f"http://127.0.0.1:{port}"]
+        record = tmp_path / "record.json"
+        ours = subprocess.run([sys.executable, "-m", "ggp", "match", str(path), *urls, "--startclock", "5",
+                               "--playclock", "1", "--out", str(record), "--quiet"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=240)
+    finally:
+        for player in players:
+            player.kill()
+            player.wait(timeout=30)
+    assert ours.returncode == 0, ours.stderr[-2000:]
+    data = json.loads(record.read_text())
+    assert all(code == "" for row in data["errors"] for code in row), data["errors"]
+    assert len(data["moves"]) >= (3 if game == "capitals" else 5)
+    check = subprocess.run([str(PEER), "MatchCheck", str(path), str(record)], capture_output=True, text=True,
+                           timeout=120)
+    assert check.returncode == 0 and "replay=agree" in check.stdout, check.stdout + check.stderr

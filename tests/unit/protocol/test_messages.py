@@ -207,3 +207,18 @@ _terms = st.recursive(
 def test_any_joint_move_survives_format_and_parse(moves: tuple[Const | Func, ...], match_id: str) -> None:
     assert parse_message(format_message(Play(match_id, moves))) == Play(match_id, moves)
     assert parse_message(format_message(Stop(match_id, moves)).upper()) == Stop(match_id.upper(), moves)
+
+
+def test_messages_to_players_use_the_rules_spelling() -> None:
+    """ggp-base's players compare names case-sensitively: START's rules and role, and the moves of PLAY
+    and STOP, must be written as the rules write them (a lower-cased `(stay)` is no move of theirs)."""
+    rules = parse_kif("(role Robot) (init (Cell 1)) (<= (legal Robot (moveUp)) (true (Cell ?x)) (not (Done ?x)))"
+                      " (<= (legal Robot Stay) (or (true (Cell 1)) (distinct Robot Other)))")
+    start = format_message(Start("m1", Const("robot"), rules, 10, 5))
+    assert start.startswith("(START m1 Robot ((role Robot) (init (Cell 1)) (<= (legal Robot (moveUp)) (true (Cell ?x))")
+    assert "(not (Done ?x))" in start and "(or (true (Cell 1)) (distinct Robot Other))" in start
+    assert parse_message(start) == Start("m1", Const("robot"), rules, 10, 5)  # still one game to us
+    moves = (Func("moveup", ()), Const("stay"))
+    assert format_message(Play("m1", moves), dict(rules.spellings)) == "(PLAY m1 ((moveUp) Stay))"
+    assert format_message(Stop("m1", moves), dict(rules.spellings)) == "(STOP m1 ((moveUp) Stay))"
+    assert format_message(Play("m1", moves)) == "(PLAY m1 ((moveup) stay))"  # no spellings: lower case
