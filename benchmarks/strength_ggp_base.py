@@ -1,0 +1,194 @@
+"""Benchmark: our players against ggp-base's SampleMonteCarloGamer, hosted by ggp-base's GameServer.
+
+Each match is played by ggp-base's own host (``../shared/peer/run RunMatch``) at real clocks: our
+player (``ggp player SPEC``, engine ``auto``: clingo at once, the compiled circuit when its background
+build is done) in one seat, ggp-base's SampleMonteCarloGamer (``PlayerMain``) in every other seat;
+our seat rotates match by match, so each role is ours equally often. A match is a win for us when our
+goal is strictly the highest, a loss when another seat's is, else a draw; the table gives the share
+of decided matches we won with its 95% Wilson interval, and every TO / IL / CE the host recorded
+against our seat. Results go to a JSON-lines file as each match ends, so a run resumes where it
+stopped (``--fresh`` starts over).
+
+Usage: python benchmarks/strength_ggp_base.py [--matches 10] [--playclock 5] [--startclock 30]
+           [--players mcts alphabeta] [--games ticTacToe connectFour ...] [--table]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from functools import partial
+from pathlib import Path
+from typing import cast
+
+from ggp.evaluation.stats import wilson
+
+ROOT = Path(__file__).resolve().parents[1]
+PEER = ROOT.parent / "shared" / "peer" / "run"
+CORPUS = ROOT.parent / "shared" / "gdl-corpus"
+RESULTS = ROOT / "benchmarks" / "results" / "strength_ggp_base.jsonl"
+GAMES = {
+    "ticTacToe": ROOT / "kif" / "ticTacToe" / "ticTacToe.kif",
+    "connectFour": ROOT / "kif" / "connectFour" / "connectFour.kif",
+    "breakthrough": ROOT / "kif" / "breakthrough" / "breakthrough.kif",
+    "checkers": CORPUS / "checkers.kif",
+    "connectFourSimultaneous": CORPUS / "connectFourSimultaneous.kif",
+    "chineseCheckers3": CORPUS / "chineseCheckers3.kif",
+}
+"""The issue's games: three turn-taking classics, checkers, a simultaneous-move game, a 3-player game."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_listening(port: int, process: subprocess.Popen[bytes], what: str) -> None:
+    for _ in range(600):
+        if process.poll() is not None:
+            raise SystemExit(f"{what} exited before listening")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"{what} did not start listening on port {port}")
+
+
+@contextmanager
+def serving(command: Callable[[int], list[str]], log: Path, what: str) -> Iterator[str]:
+    """Run a player process (``command(port)``) until the block ends; yields its ``host:port``."""
+    port = free_port()
+    with log.open("ab") as sink:
+        process = subprocess.Popen(command(port), stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        wait_listening(port, process, what)
+        yield f"127.0.0.1:{port}"
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def our_player(spec: str, port: int) -> list[str]:
+    """``ggp player SPEC`` on ``port`` (engine ``auto``)."""
+    return [sys.executable, "-m", "ggp", "player", spec, "--name", "ours", "--port", str(port)]
+
+
+def roles_of(kif: Path) -> int:
+    from ggp.files import load_kif
+
+    return len(load_kif(kif).roles)
+
+
+def play_match(kif: Path, seats: list[str], startclock: int, playclock: int) -> dict[str, object]:
+    """One match on ggp-base's GameServer; its match JSON (``goalValues``, ``errors``, ``moves``)."""
+    budget = startclock + 400 * (playclock + 2) + 60
+    done = subprocess.run([str(PEER), "RunMatch", str(kif), str(startclock), str(playclock), *seats],
+                          capture_output=True, text=True, timeout=budget)
+    if done.returncode != 0:
+        return {"failed": done.stderr[-500:]}
+    record: dict[str, object] = json.loads(done.stdout)
+    return record
+
+
+def outcome(goals: list[int], seat: int) -> str:
+    ours = goals[seat]
+    best_other = max(g for i, g in enumerate(goals) if i != seat)
+    return "win" if ours > best_other else "loss" if ours < best_other else "draw"
+
+
+def run(args: argparse.Namespace) -> None:
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    if args.fresh and RESULTS.exists():
+        RESULTS.unlink()
+    done = {(r["game"], r["player"], r["playclock"], r["index"]) for r in read_results()}
+    logs = RESULTS.parent / "strength_ggp_base_logs"
+    logs.mkdir(exist_ok=True)
+    for game in args.games:
+        kif = GAMES[game]
+        n_roles = roles_of(kif)
+        for spec in args.players:
+            todo = [i for i in range(args.matches) if (game, spec, args.playclock, i) not in done]
+            if not todo:
+                continue
+            with ExitStack() as stack:
+                ours = stack.enter_context(serving(partial(our_player, spec), logs / "ours.log", "our player"))
+                theirs = [stack.enter_context(serving(
+                    lambda port: [str(PEER), "PlayerMain", str(port), "SampleMonteCarloGamer"],
+                    logs / f"peer{i}.log", "ggp-base's player")) for i in range(n_roles - 1)]
+                for index in todo:
+                    seat = index % n_roles
+                    seats = [*theirs[:seat], ours, *theirs[seat:]]
+                    record(game, spec, index, seat, play_match(kif, seats, args.startclock, args.playclock), args)
+
+
+def record(game: str, spec: str, index: int, seat: int, match: dict[str, object], args: argparse.Namespace) -> None:
+    """Append one match's row (our seat's result and the errors the host recorded against it)."""
+    row: dict[str, object] = {"game": game, "player": spec, "playclock": args.playclock,
+                              "startclock": args.startclock, "index": index, "seat": seat}
+    if "failed" in match:
+        row["failed"] = match["failed"]
+    else:
+        goals = [int(g) for g in cast(list[int], match["goalValues"])]
+        steps = cast(list[list[str]], match.get("errors", []))
+        row |= {"goals": goals, "result": outcome(goals, seat), "our_errors": [s[seat] for s in steps if s[seat]],
+                "steps": len(cast(list[object], match.get("moves", [])))}
+    with RESULTS.open("a") as out:
+        out.write(json.dumps(row) + "\n")
+    print(json.dumps(row), flush=True)
+
+
+def read_results() -> list[dict[str, object]]:
+    if not RESULTS.exists():
+        return []
+    return [json.loads(line) for line in RESULTS.read_text().splitlines() if line.strip()]
+
+
+def table() -> None:
+    rows: dict[tuple[str, str, int], list[dict[str, object]]] = {}
+    for row in read_results():
+        rows.setdefault((str(row["game"]), str(row["player"]), cast(int, row["playclock"])), []).append(row)
+    print("| Game | Ours | Play clock | Matches | W / D / L | Won of decided | 95% CI | Our TO/IL/CE | >= 90% |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (game, spec, clock), found in rows.items():
+        results = [str(r.get("result", "failed")) for r in found]
+        wins, draws, losses = (results.count(k) for k in ("win", "draw", "loss"))
+        decided = wins + losses
+        errors = sum(len(cast(list[str], r.get("our_errors", []))) for r in found)
+        if decided:
+            low, high = wilson(wins, decided)
+            share, interval = f"{wins / decided:.0%}", f"{low:.0%}-{high:.0%}"
+        else:
+            share, interval = "—", "—"
+        holds = "yes" if decided and wins / decided >= 0.9 and errors == 0 else "no"
+        print(f"| {game} | `{spec}` | {clock} s | {len(found)} | {wins} / {draws} / {losses} | {share} | {interval} "
+              f"| {errors} | {holds} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10, help="matches per game and player")
+    parser.add_argument("--startclock", type=int, default=30)
+    parser.add_argument("--playclock", type=int, default=5)
+    parser.add_argument("--players", nargs="+", default=["mcts", "alphabeta"])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--table", action="store_true", help="only print the table of the results so far")
+    args = parser.parse_args()
+    if not PEER.is_file():
+        raise SystemExit(f"ggp-base is not at {PEER} (../shared/peer)")
+    if not args.table:
+        run(args)
+    table()
+
+
+if __name__ == "__main__":
+    main()
