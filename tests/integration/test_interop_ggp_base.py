@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ggp.gdl.parser import parse_kif
 from tests.conftest import ROOT, SHARED
 from tests.prerequisites import missing
 
@@ -159,3 +160,46 @@ def test_our_match_loop_hosts_ggp_base_players(game: str, tmp_path: Path) -> Non
     check = subprocess.run([str(PEER), "MatchCheck", str(path), str(record)], capture_output=True, text=True,
                            timeout=120)
     assert check.returncode == 0 and "replay=agree" in check.stdout, check.stdout + check.stderr
+
+
+HOSTED = [
+    ("ticTacToe", "random"), ("ticTacToe", "monte_carlo"), ("ticTacToe", "alphabeta"),
+    ("ticTacToe", "minimax:h=CM,depth=2"), ("connectFourSimultaneous", "mcts"), ("3pttc", "mcts"),
+]
+"""Each of our player kinds on ggp-base's host: turn-taking, simultaneous-move and three-player games."""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("game", "spec"), HOSTED, ids=[f"{g}-{s}" for g, s in HOSTED])
+def test_ggp_base_hosts_each_of_our_players_without_errors(game: str, spec: str, tmp_path: Path) -> None:
+    """ggp-base's GameServer plays a whole match with our player in the first seat and ggp-base's
+    RandomGamer in the others: the host records no TO, IL or CE against us."""
+    if shutil.which("java") is None or not PEER.is_file():
+        missing("java and ../shared/peer (ggp-base) for the interoperability test")
+    path = ROOT / "kif" / game / f"{game}.kif"
+    if not path.is_file():
+        path = SHARED / "gdl-corpus" / f"{game}.kif"
+    roles = len(parse_kif(path.read_text()).roles)
+    processes: list[subprocess.Popen[bytes]] = []
+    seats = []
+    try:
+        for seat in range(roles):
+            port = _free_port()
+            log = tmp_path / f"seat{seat}.log"
+            command = ([sys.executable, "-m", "ggp", "player", spec, "--port", str(port), "--name", "ours"] if seat == 0
+                       else [str(PEER), "PlayerMain", str(port), "RandomGamer"])
+            with log.open("wb") as sink:
+                processes.append(subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT))
+            _wait_listening(port, processes[-1], log)
+            seats.append(f"127.0.0.1:{port}")
+        result = subprocess.run([str(PEER), "RunMatch", str(path), "10", "1", *seats], capture_output=True, text=True,
+                                timeout=240)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(timeout=30)
+    assert result.returncode == 0, result.stderr[-2000:]
+    record = json.loads(result.stdout)
+    ours = [step[0] for step in record.get("errors", []) if step[0]]
+    assert ours == [], (ours, (tmp_path / "seat0.log").read_text()[-3000:])
+    assert len(record["moves"]) >= 3
