@@ -32,6 +32,7 @@ from ggp.reasoner.machine import StateMachine
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "docs" / "strength.md"
+KEEP_MARKER = "<!-- Other benchmarks' sections: benchmarks/strength.py keeps everything from here on. -->"
 DEFAULT_RESULTS = ROOT / "benchmarks" / "results" / "strength.jsonl"
 
 
@@ -204,7 +205,10 @@ def main() -> int:
     ]
     table = markdown(rows)
     print(table)
-    args.out.write_text(f"{_INTRO}\n{table}\n{_NOTES}")
+    kept = ""
+    if args.out.exists() and KEEP_MARKER in (old := args.out.read_text()):
+        kept = "\n" + old[old.index(KEEP_MARKER):]
+    args.out.write_text(f"{_INTRO}\n{table}\n{_NOTES}{kept}")
     return 0
 
 
