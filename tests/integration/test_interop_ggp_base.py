@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ import pytest
 
 from ggp.gdl.parser import parse_kif
 from tests.conftest import ROOT, SHARED
+from tests.helpers.network import free_port, wait_listening
 from tests.prerequisites import missing
 
 PEER = SHARED / "peer" / "run"
@@ -37,13 +37,6 @@ CAPITALS = """
 (Succ 1 2) (Succ 2 3) (Succ 3 4)
 """
 """A one-player game whose moves and fluents are written with capitals (like snake2p's moveUp)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -67,7 +60,7 @@ def test_ggp_base_records_no_illegal_move_of_ours_in_a_game_with_capitals(spec: 
         missing("java and ../shared/peer (ggp-base) for the interoperability test")
     game = tmp_path / "capitals.kif"
     game.write_text(CAPITALS)
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "player.log"
     with log.open("wb") as sink, subprocess.Popen(
         [sys.executable, "-m", "ggp", "player", spec, "--port", str(port), "--name", "ours"],
@@ -107,18 +100,6 @@ def test_our_match_record_replays_on_ggp_base_without_folding_case(tmp_path: Pat
     assert check.returncode == 0 and "replay=agree" in check.stdout, check.stdout + check.stderr
 
 
-def _wait_listening(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    for _ in range(300):
-        if process.poll() is not None:
-            raise AssertionError(f"ggp-base's player exited: {log.read_text()[-2000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("ggp-base's player did not start listening")
-
-
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("game", ["ticTacToe", "capitals"])
 def test_our_match_loop_hosts_ggp_base_players(game: str, tmp_path: Path) -> None:
@@ -138,12 +119,12 @@ def test_our_match_loop_hosts_ggp_base_players(game: str, tmp_path: Path) -> Non
     urls = []
     try:
         for seat in range(seats):
-            port = _free_port()
+            port = free_port()
             log = tmp_path / f"peer{seat}.log"
             with log.open("wb") as sink:
                 players.append(subprocess.Popen([str(PEER), "PlayerMain", str(port), "SampleMonteCarloGamer"],
                                                 stdout=sink, stderr=subprocess.STDOUT))
-            _wait_listening(port, players[-1], log)
+            wait_listening(port, players[-1], log)
             urls += ["--player", f"http://127.0.0.1:{port}"]
         record = tmp_path / "record.json"
         ours = subprocess.run([sys.executable, "-m", "ggp", "match", str(path), *urls, "--startclock", "5",
@@ -184,13 +165,13 @@ def test_ggp_base_hosts_each_of_our_players_without_errors(game: str, spec: str,
     seats = []
     try:
         for seat in range(roles):
-            port = _free_port()
+            port = free_port()
             log = tmp_path / f"seat{seat}.log"
             command = ([sys.executable, "-m", "ggp", "player", spec, "--port", str(port), "--name", "ours"] if seat == 0
                        else [str(PEER), "PlayerMain", str(port), "RandomGamer"])
             with log.open("wb") as sink:
                 processes.append(subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT))
-            _wait_listening(port, processes[-1], log)
+            wait_listening(port, processes[-1], log)
             seats.append(f"127.0.0.1:{port}")
         result = subprocess.run([str(PEER), "RunMatch", str(path), "10", "1", *seats], capture_output=True, text=True,
                                 timeout=240)

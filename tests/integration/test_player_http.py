@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import subprocess
 import sys
 import time
@@ -31,6 +30,7 @@ from ggp.protocol.server import create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR, ROOT
+from tests.helpers.network import free_port
 from tests.prerequisites import missing
 
 
@@ -88,15 +88,8 @@ async def test_start_with_rules_the_validator_rejects_gets_an_error_reply(aiohtt
     assert response.status == 200 and text.startswith("error:")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def test_ggp_player_serves_info_from_a_separate_process() -> None:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "ggp", "player", "random", "--port", str(port), "--name", "smoke"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,15 +18,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import KIF_DIR
+from tests.helpers.network import free_port
 from tests.prerequisites import missing, require_module
 
 ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _ray(*args: str) -> subprocess.CompletedProcess[str]:
@@ -61,7 +55,7 @@ def cluster() -> Iterator[str]:
     require_module("ray")
     if not Path(sys.executable).with_name("ray").exists():
         missing("the ray command is not installed next to this Python")
-    port = _free_port()
+    port = free_port()
     temp = tempfile.mkdtemp(prefix="ggpray", dir="/tmp")  # Ray's socket paths must stay short
     address = f"127.0.0.1:{port}"
     try:
