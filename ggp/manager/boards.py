@@ -73,15 +73,18 @@ class BoardGeometry:
 
 def recognise_board(description: Description, possible: Iterable[Term], initial: Iterable[Term]) -> BoardGeometry | None:
     """The board of a game whose ``possible`` fluents (any superset of what states can hold; the initial
-    state is added) and ``initial`` state are given, or ``None`` when no relation looks like one. Pure
-    and quick: a few passes over the fluents."""
+    state is added) and ``initial`` state are given, or ``None`` when no relation looks like one. When
+    ``possible`` is empty (the domain could not be computed), axes the initial state reaches only in
+    part are completed from the game's unary facts. Pure and quick: a few passes over the fluents."""
     roles = {str(rule.head.args[0]) for rule in description.rules
              if rule.head.name == "role" and isinstance(rule.head, Func) and not rule.body}
     initial = list(initial)
     groups = _group([*possible, *initial])
     at_start = _group(initial)
     chains = _chains(description)
-    ranges = _ranges(description)
+    possible = list(possible)
+    # Without the possible fluents, the game's declared axes ((column 1) ... (column 7)) fill the board out.
+    ranges = [] if possible else _ranges(description)
     best: tuple[tuple[int, int, int, bool], BoardGeometry] | None = None
     for (name, arity), rows in groups.items():
         start = at_start.get((name, arity), set())
@@ -139,8 +142,16 @@ def _ranges(description: Description) -> list[set[str]]:
 
 def _complete(seen: set[str], ranges: list[set[str]]) -> set[str] | None:
     """The smallest declared range holding every value ``seen`` on an axis, or ``None``."""
-    holding = [values for values in ranges if seen <= values]
+    kinds = {_shape(value) for value in seen}
+    # One relation may declare both axes, (coordinate 1) ... (coordinate a): keep the seen kinds only.
+    same_kind = [{value for value in values if _shape(value) in kinds} for values in ranges]
+    holding = [values for values in same_kind if seen <= values]
     return min(holding, key=len) if holding else None
+
+
+def _shape(value: str) -> str:
+    """A symbol's kind: ``a`` for letters, ``9`` for a number, ``a9`` for ``c1``."""
+    return re.sub(r"\d+", "9", re.sub(r"[^\d]+", "a", value))
 
 
 def _order(values: set[str], chains: list[dict[str, str]]) -> tuple[str, ...] | None:

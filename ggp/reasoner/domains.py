@@ -8,6 +8,8 @@ isolated form bounds time and memory the way every grounding probe does.
 >>> game = parse_kif("(role r) (index 1) (index 2) (<= (base (cell ?x)) (index ?x)) (init (cell 1))")
 >>> sorted(str(fluent) for fluent in possible_fluents(game))
 ['(cell 1)', '(cell 2)']
+>>> sorted(str(fluent) for fluent in initial_fluents(game))
+['(cell 1)']
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ def possible_fluents(description: Description, max_atoms: int = MAX_ATOMS) -> fr
     if any(rule.head.name == "base" for rule in description.rules):
         return frozenset(args[0] for args in static_relation(description, "base", 1, max_atoms))
     return fluent_domain_terms(description, max_atoms)
+
+
+def initial_fluents(description: Description, max_atoms: int = MAX_ATOMS) -> frozenset[Term]:
+    """The initial state's fluents (``init`` depends on neither ``true`` nor ``does``), without building a
+    state machine; raises :class:`~ggp.errors.ReasonerError` as :func:`possible_fluents` does."""
+    return frozenset(args[0] for args in static_relation(description, "init", 1, max_atoms))
 
 
 def isolated_possible_fluents(description: Description, seconds: float = 20.0, memory_mb: int = 1024,

@@ -66,7 +66,8 @@ function placeFluents(geometry, fluents) {
   return { cells, rest };
 }
 
-function isEmpty(entry) { return entry.piece !== null && BLANK.has(entry.piece.toLowerCase()); }
+// An owned piece is never blank (SBG's bishop is (cell x y white b)); a lone content can be.
+function isEmpty(entry) { return entry.owner === null && entry.piece !== null && BLANK.has(entry.piece.toLowerCase()); }
 
 // A stable colour class per piece name, so x and o (or wp and bp) look different on any board.
 function pieceClass(value) {
