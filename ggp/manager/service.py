@@ -231,8 +231,12 @@ class Manager:
         state (plus every possible fluent when a ``fluent_domain`` was given)."""
         key = (row.key, row.version)
         if key not in self._boards:
-            description, machine = await self.machine_for(row)
-            initial = (await asyncio.to_thread(machine.initial_state)).facts
+            try:
+                description, machine = await self.machine_for(row)
+                initial = (await asyncio.to_thread(machine.initial_state)).facts
+            except GgpError as exc:  # a stored game this reasoner cannot run: shown as a fluent list
+                log.warning("game %s v%d: no board, the reasoner cannot run it (%s)", row.key, row.version, exc)
+                return None
             possible: frozenset[Term] = frozenset()
             if self._fluent_domain is not None:
                 try:

@@ -79,6 +79,8 @@ def test_connect_four_shows_its_seven_by_six_empty_board_from_the_first_state(
     record = finished_match(manager_url, "connectFour", seed=5)
     assert "(cell " not in record["states"][0]  # the first state holds no cell at all
 
+    page.goto(manager_url + "#/game/connectFour")
+    expect(page.locator("#board-size")).to_have_text("Board: 7 × 6 (cell)")
     open_step(page, manager_url, record["matchId"], "Home")
     expect(page.locator("#stepinfo")).to_contain_text("step 0 of")
     cells = page.locator("table.board td.cell")

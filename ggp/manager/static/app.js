@@ -279,6 +279,9 @@ async function gamePage(ctx, key) {
   const g = await api("/api/games/" + encodeURIComponent(key));
   ctx.view.append(h("h1", {}, g.name), h("p", { class: "meta" }, h("span", { class: "mono" }, g.key), ` · version ${g.version} · roles `, g.roles.join(", "),
     " · ", link("#/matches?game=" + encodeURIComponent(g.key), "matches of this game"), " · ", link("#/new?game=" + encodeURIComponent(g.key), "start a match")),
+    h("p", { class: "meta", id: "board-size" }, g.board
+      ? `Board: ${g.board.xs.length}` + (g.board.ys.length ? ` × ${g.board.ys.length}` : " squares in a row") + ` (${g.board.layers.map((l) => l.relation).join(", ")})`
+      : "No board: states are shown as fluent lists."),
     section("Rules", h("pre", { class: "kif" }, g.kif)));
 }
 
