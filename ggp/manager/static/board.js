@@ -5,6 +5,7 @@
 //   fluentText(fluent)        a fluent back to KIF text
 //   placeFluents(geometry, fluents) -> {cells: Map("x y" -> [{fluent, layer, piece, owner, label}]), rest}
 //                             which fluents fall on which square; `rest` are the fluents that are not on the board
+//   isEmpty(entry)            true for an entry that means "nothing here" ((cell 1 1 b), (blank a board1))
 //   drawBoard(element, geometry, fluents, options) -> rest
 //                             replaces element's children with <table class="board">; every square is a
 //                             <td class="cell" data-cell="X Y"> (data-cell="X" on a 1-D board) holding the GDL
@@ -66,8 +67,12 @@ function placeFluents(geometry, fluents) {
   return { cells, rest };
 }
 
-// An owned piece is never blank (SBG's bishop is (cell x y white b)); a lone content can be.
-function isEmpty(entry) { return entry.owner === null && entry.piece !== null && BLANK.has(entry.piece.toLowerCase()); }
+// An owned piece is never blank (SBG's bishop is (cell x y white b)); a lone content can be, and so can a
+// layer named for emptiness ((blank a board1) marks an empty square).
+function isEmpty(entry) {
+  if (entry.owner !== null) return false;
+  return BLANK.has((entry.piece === null ? entry.layer.relation : entry.piece).toLowerCase());
+}
 
 // A stable colour class per piece name, so x and o (or wp and bp) look different on any board.
 function pieceClass(value) {
@@ -147,4 +152,4 @@ function drawBoard(target, geometry, fluents, options) {
   return rest;
 }
 
-if (typeof module !== "undefined") module.exports = { parseState, fluentText, placeFluents, BLANK };
+if (typeof module !== "undefined") module.exports = { parseState, fluentText, placeFluents, isEmpty };

@@ -21,7 +21,7 @@ const board = require(process.argv[1]);
 const [geometry, state] = JSON.parse(process.argv[2]);
 const placed = board.placeFluents(geometry, board.parseState(state));
 const cells = {};
-for (const [key, entries] of placed.cells) cells[key] = entries.map((e) => [e.label, e.owner, e.piece]);
+for (const [key, entries] of placed.cells) cells[key] = entries.map((e) => [e.label, e.owner, e.piece, board.isEmpty(e)]);
 console.log(JSON.stringify({ cells, rest: placed.rest.map(board.fluentText) }));
 """
 
@@ -39,7 +39,8 @@ def place(geometry: dict[str, Any], state: str) -> dict[str, Any]:
 @needs(NODE is not None, "node is not installed")
 def test_cell_fluents_land_on_their_squares_and_the_rest_is_listed() -> None:
     placed = place(TICTACTOE, "( (cell 1 1 x) (cell 1 2 b) (cell 3 3 o) (control oplayer) )")
-    assert placed["cells"] == {"1 1": [["x", None, "x"]], "1 2": [["b", None, "b"]], "3 3": [["o", None, "o"]]}
+    assert placed["cells"] == {"1 1": [["x", None, "x", False]], "1 2": [["b", None, "b", True]],
+                               "3 3": [["o", None, "o", False]]}
     assert placed["rest"] == ["(control oplayer)"]
 
 
@@ -51,11 +52,16 @@ def test_fluents_off_the_board_or_of_another_arity_are_listed_not_placed() -> No
 
 @needs(NODE is not None, "node is not installed")
 def test_owned_pieces_layers_and_lines() -> None:
-    sbg = {"xs": ["0", "1"], "ys": ["1", "0"], "layers": [
-        {"relation": "cell", "arity": 4, "x": 0, "y": 1, "owner": 2, "piece": 3},
-        {"relation": "wall", "arity": 2, "x": 0, "y": 1, "owner": None, "piece": None}]}
-    placed = place(sbg, "( (cell 0 0 white k) (cell 1 1 black p) (wall 1 1) (control white) )")
-    assert placed["cells"] == {"0 0": [["k", "white", "k"]], "1 1": [["p", "black", "p"], ["wall", None, None]]}
+    cell = {"relation": "cell", "arity": 4, "x": 0, "y": 1, "owner": 2, "piece": 3}
+    wall = {"relation": "wall", "arity": 2, "x": 0, "y": 1, "owner": None, "piece": None}
+    sbg: dict[str, Any] = {"xs": ["0", "1"], "ys": ["1", "0"], "layers": [cell, wall]}
+    placed = place(sbg, "( (cell 0 0 white b) (cell 1 1 black p) (wall 1 1) (control white) )")
+    # an owned piece named b (a bishop) is a piece, not a blank square
+    assert placed["cells"] == {"0 0": [["b", "white", "b", False]],
+                               "1 1": [["p", "black", "p", False], ["wall", None, None, False]]}
+    blank = {**sbg, "layers": [cell, {**wall, "relation": "blank"}]}
+    assert place(blank, "( (blank 0 1) )")["cells"] == {"0 1": [["blank", None, None, True]]}
     line = {"xs": ["1", "2", "3"], "ys": [], "layers": [
         {"relation": "pos", "arity": 2, "x": 0, "y": None, "owner": None, "piece": 1}]}
-    assert place(line, "( (pos 2 x) (pos 3 b) )")["cells"] == {"2": [["x", None, "x"]], "3": [["b", None, "b"]]}
+    assert place(line, "( (pos 2 x) (pos 3 b) )")["cells"] == {"2": [["x", None, "x", False]],
+                                                              "3": [["b", None, "b", True]]}
