@@ -209,3 +209,27 @@ def test_no_page_shows_a_stray_null_and_every_error_looks_the_same(page: Page, m
     expect(page.locator("main .error-box[role=alert]")).to_have_text("Unknown match nosuch.00000000")
     page.goto(manager_url + "#/tournament/999")
     expect(page.locator("main .error-box[role=alert]")).to_contain_text("unknown tournament")
+
+
+def test_chess_pieces_written_as_words_show_their_letters_in_the_owners_colour(page: Page, manager_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(manager_url)
+    expect(page.locator("h1")).to_have_text("Dashboard")
+    page.evaluate("""() => {
+      const draw = (id, geometry, state) => {
+        const target = document.createElement("div");
+        target.id = id;
+        document.body.append(target);
+        drawBoard(target, geometry, parseState(state));
+      };
+      draw("ggp-chess", {xs: ["a", "b", "c"], ys: ["1"], layers: [{relation: "cell", arity: 3, x: 0, y: 1, owner: null, piece: 2}]},
+           "( (cell a 1 wk) (cell b 1 bn) (cell c 1 b) )");
+      draw("owned-words", {xs: ["a", "b"], ys: ["1"], layers: [{relation: "cell", arity: 4, x: 0, y: 1, owner: 2, piece: 3}]},
+           "( (cell a 1 white queen) (cell b 1 black dragon) )");
+    }""")
+    expect(page.locator('#ggp-chess td[data-cell="a 1"] .piece-letter.owner-white')).to_have_text("K")
+    expect(page.locator('#ggp-chess td[data-cell="b 1"] .piece-letter.owner-black')).to_have_text("n")
+    expect(page.locator('#ggp-chess td[data-cell="c 1"]')).to_have_text("")  # b is a blank square here
+    expect(page.locator('#owned-words td[data-cell="a 1"] .piece-letter.owner-white')).to_have_text("Q")
+    expect(page.locator('#owned-words td[data-cell="b 1"] .piece-letter.owner-black')).to_have_text("d")

@@ -92,11 +92,21 @@ function element(tag, className, text) {
   return node;
 }
 
+// Chess pieces written as words ((cell e 1 white king)) get their usual letter.
+const CHESS_LETTERS = { king: "k", queen: "q", rook: "r", bishop: "b", knight: "n", pawn: "p" };
+
 // An owned piece (SBG's (cell x y white p)): its letter in the owner's colour, white pieces upper case.
 function pieceLetter(entry) {
-  const letter = entry.owner === "white" ? entry.piece.toUpperCase() : entry.piece;
-  return element("span", "piece-letter owner-" + entry.owner, letter.length > 3 ? letter.slice(0, 3) : letter);
+  const name = entry.piece.toLowerCase();
+  const short = CHESS_LETTERS[name] || (name.length > 2 ? name[0] : name);
+  const letter = entry.owner === "white" ? short.toUpperCase() : short;
+  const node = element("span", "piece-letter owner-" + entry.owner, letter);
+  node.title = entry.owner + " " + entry.piece;
+  return node;
 }
+
+// ggp.org chess writes a piece as colour and letter in one word (wk, bp): drawn like an owned piece.
+const CHESS_WORD = /^([wb])([kqrbnp])$/;
 
 function pieceNode(entry, options) {
   if (entry.owner !== null && entry.piece !== null) {
@@ -107,6 +117,8 @@ function pieceNode(entry, options) {
     img.src = options.pieceImage(entry.piece, entry.owner);
     return img;
   }
+  const chess = CHESS_WORD.exec(entry.label);
+  if (chess) return pieceLetter({ owner: chess[1] === "w" ? "white" : "black", piece: chess[2] });
   const colour = DISCS[entry.label.toLowerCase()];
   if (colour) {
     const disc = element("span", "disc");
