@@ -223,10 +223,10 @@ def test_chess_pieces_written_as_words_show_their_letters_in_the_owners_colour(p
         document.body.append(target);
         drawBoard(target, geometry, parseState(state));
       };
-      draw("ggp-chess", {xs: ["a", "b", "c"], ys: ["1"], layers: [{relation: "cell", arity: 3, x: 0, y: 1, owner: null, piece: 2}]},
-           "( (cell a 1 wk) (cell b 1 bn) (cell c 1 b) )");
-      draw("owned-words", {xs: ["a", "b"], ys: ["1"], layers: [{relation: "cell", arity: 4, x: 0, y: 1, owner: 2, piece: 3}]},
-           "( (cell a 1 white queen) (cell b 1 black dragon) )");
+      const piece = {relation: "cell", arity: 3, x: 0, y: 1, owner: null, piece: 2};
+      const owned = {relation: "cell", arity: 4, x: 0, y: 1, owner: 2, piece: 3};
+      draw("ggp-chess", {xs: ["a", "b", "c"], ys: ["1"], layers: [piece]}, "( (cell a 1 wk) (cell b 1 bn) (cell c 1 b) )");
+      draw("owned-words", {xs: ["a", "b"], ys: ["1"], layers: [owned]}, "( (cell a 1 white queen) (cell b 1 black dragon) )");
     }""")
     expect(page.locator('#ggp-chess td[data-cell="a 1"] .piece-letter.owner-white')).to_have_text("K")
     expect(page.locator('#ggp-chess td[data-cell="b 1"] .piece-letter.owner-black')).to_have_text("n")
