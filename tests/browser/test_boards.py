@@ -108,7 +108,9 @@ def test_an_sbg_board_is_chequered_with_white_and_black_pieces(page: Page, manag
     open_step(page, manager_url, record["matchId"], "Home")
     cells = page.locator("table.board td.cell")
     expect(cells).to_have_count(25)
-    expect(page.locator("table.board td.cell.dark")).to_have_count(12)
+    expect(page.locator("table.board td.cell.dark")).to_have_count(13)
+    expect(page.locator('td.cell[data-cell="0 0"]')).to_have_class(re.compile(r"\bdark\b"))  # a1 is dark
+    expect(page.locator('td.cell[data-cell="1 0"]')).to_have_class(re.compile(r"\blight\b"))
     assert page.locator("table.board thead th").all_inner_texts() == ["", "0", "1", "2", "3", "4"]
     assert page.locator("table.board tbody th").all_inner_texts() == ["4", "3", "2", "1", "0"]
     # Each of the 20 pieces is its picture, or (while the picture route is missing) its letter.

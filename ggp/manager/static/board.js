@@ -147,7 +147,9 @@ function drawBoard(target, geometry, fluents, options) {
     geometry.xs.forEach((x, xi) => {
       const entries = cells.get(squareKey(geometry, x, y)) || [];
       const shown = entries.filter((e) => !isEmpty(e));
-      const td = element("td", "cell" + ((xi + yi) % 2 ? " dark" : " light") + (shown.length ? " filled" : ""));
+      // The bottom-left square is dark, as a1 is on a chess board.
+      const dark = (xi + rows.length - 1 - yi) % 2 === 0;
+      const td = element("td", "cell" + (dark ? " dark" : " light") + (shown.length ? " filled" : ""));
       td.dataset.cell = y === null ? x : x + " " + y;
       td.title = entries.length ? entries.map((e) => fluentText(e.fluent)).join(" ") : (y === null ? x : x + " " + y);
       td.append(...shown.map((e) => pieceNode(e, options)));
