@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.commands._games import DEFAULT_ENGINE
-from ggp.gdl.terms import Description
+from ggp.gdl.terms import Description, Term
 from ggp.manager.launcher import AppLauncher
 from ggp.reasoner.machine import StateMachine
 
@@ -111,3 +111,12 @@ def game_translators() -> dict[str, Callable[[str, str], str]]:
         log.warning("SBG upload unavailable (%s)", exc)
         return {}
     return {"sbg": sbg_to_kif}
+
+
+def board_fluents(description: Description) -> frozenset[Term]:
+    """Every fluent a game can hold, for the manager's board geometry: the reasoner's ``base`` facts, else
+    its relaxed fluent domain, grounded in a child process bounded in time and memory (a game too large
+    to ground in time is drawn from its initial state alone)."""
+    from ggp.reasoner.domains import isolated_possible_fluents
+
+    return isolated_possible_fluents(description)

@@ -41,7 +41,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _demo(args: argparse.Namespace) -> int:
-    from ggp.commands._manager_glue import builtin_launcher, find_game, game_translators, machine_factory
+    from ggp.commands._manager_glue import (
+        board_fluents,
+        builtin_launcher,
+        find_game,
+        game_translators,
+        machine_factory,
+    )
     from ggp.commands._manager_server import load_games, open_store, start_server, wait_for_stop
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import TournamentSpec
@@ -50,7 +56,8 @@ async def _demo(args: argparse.Namespace) -> int:
         db = args.db or str(Path(tmp) / "demo.db")
         launcher = builtin_launcher(args.seed, engine=args.engine)
         manager = Manager(open_store(db), machine_factory(args.engine), launcher,
-                          ManagerSettings(public_url=f"http://127.0.0.1:{args.port}"), translators=game_translators())
+                          ManagerSettings(public_url=f"http://127.0.0.1:{args.port}"), translators=game_translators(),
+                          fluent_domain=board_fluents)
         players = [p.strip() for p in args.players.split(",") if p.strip()]
         for name in players:
             if name.startswith("random"):

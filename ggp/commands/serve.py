@@ -47,7 +47,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
-    from ggp.commands._manager_glue import builtin_launcher, game_translators, kif_games, machine_factory
+    from ggp.commands._manager_glue import (
+        board_fluents,
+        builtin_launcher,
+        game_translators,
+        kif_games,
+        machine_factory,
+    )
     from ggp.commands._manager_server import (
         check_exposure,
         load_games,
@@ -65,7 +71,7 @@ async def _serve(args: argparse.Namespace) -> int:
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
     manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings,
-                      translators=game_translators())
+                      translators=game_translators(), fluent_domain=board_fluents)
     server = await start_server(manager, args.host, args.port, args.token)
     try:
         if not args.no_kif:

@@ -1,6 +1,7 @@
 """The manager's aiohttp app: a JSON REST API, server-sent events and the static web UI.
 
-Bad input gets ``400 {"error": "..."}`` (never a traceback); bodies are size-limited; when an admin
+Bad input gets ``400 {"error": "..."}`` (never a traceback; a body field the route does not know is
+bad input too, named in the error); bodies are size-limited; when an admin
 token is set (required when the server is exposed beyond loopback) every state-changing request
 must carry ``Authorization: Bearer <token>``. A cross-site POST (an ``Origin`` that is not this
 host) is refused, so a web page cannot drive a loopback manager.
@@ -8,13 +9,13 @@ host) is refused, so a web page cannot drive a loopback manager.
 Routes (all JSON unless said otherwise)::
 
     GET  /api/games                    POST /api/games {key, kif | sbg, name?}
-    GET  /api/games/{key}              GET  /games/{key}/v{n}/  (+ rulesheet.kif)
+    GET  /api/games/{key}?version=     GET  /games/{key}/v{n}/  (+ rulesheet.kif)
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
     GET  /api/matches?status=&game=&player=&tournament=&limit=
     POST /api/matches {game, players, startclock?, playclock?, seed?}
     GET  /api/matches/{id}             (ggp.org match JSON; ?download=1 as a file)
-    GET  /api/matches/{id}/events      (text/event-stream: snapshot, step, end)
+    GET  /api/matches/{id}/events      (text/event-stream: snapshot, step, end; x-board: the geometry)
     POST /api/matches/{id}/abort
     GET  /api/tournaments              POST /api/tournaments (JSON, or YAML with Content-Type */yaml)
     GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
@@ -35,6 +36,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
+from ggp.manager.fields import reject_unknown
 from ggp.manager.records import MatchRecord, to_dict, to_json
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
@@ -190,9 +192,7 @@ async def add_game(request: web.Request) -> web.Response:
     """``{key, name?}`` plus the rules in exactly one format field: ``kif``, or ``sbg`` (translated to KIF)."""
     manager = request.app[MANAGER]
     data = await _json_body(request)
-    unknown = sorted(set(data) - {"key", "name", *manager.game_formats()})
-    if unknown:
-        raise InputError(f"unknown fields {unknown}; the rules go in one of {list(manager.game_formats())}")
+    reject_unknown(data, ("key", "name", *manager.game_formats()))
     given = [fmt for fmt in manager.game_formats() if fmt in data]
     if len(given) != 1:
         raise InputError(f"give the rules in exactly one of the fields {list(manager.game_formats())}")
@@ -204,12 +204,15 @@ async def add_game(request: web.Request) -> web.Response:
 
 
 async def get_game(request: web.Request) -> web.Response:
+    """The latest version of a game (or ``?version=N``), its rules and its board geometry (``null`` when
+    it has none; see :mod:`ggp.manager.boards`)."""
     manager = request.app[MANAGER]
-    row = manager.store.game(request.match_info["key"])
+    version = request.query.get("version")
+    row = manager.store.game(request.match_info["key"], _whole(version, "a game version") if version else None)
     if row is None:
         raise web.HTTPNotFound(reason="unknown game")
     return web.json_response({"key": row.key, "name": row.name, "version": row.version, "roles": list(row.roles),
-                              "kif": row.kif, "gameMetaURL": manager.game_url(row)})
+                              "kif": row.kif, "gameMetaURL": manager.game_url(row), "board": await manager.board(row)})
 
 
 async def game_metadata(request: web.Request) -> web.Response:
@@ -239,6 +242,7 @@ async def list_players(request: web.Request) -> web.Response:
 
 async def add_player(request: web.Request) -> web.Response:
     data = await _json_body(request)
+    reject_unknown(data, ("name", "url", "builtin"))
     url = data.get("url")
     builtin = data.get("builtin")
     if (url is not None and not isinstance(url, str)) or (builtin is not None and not isinstance(builtin, str)):
@@ -277,8 +281,13 @@ async def list_matches(request: web.Request) -> web.Response:
     return web.json_response([_summary(m) for m in matches])
 
 
+MATCH_FIELDS = ("game", "players", "startclock", "playclock", "seed")
+"""The fields of ``POST /api/matches``."""
+
+
 async def create_match(request: web.Request) -> web.Response:
     data = await _json_body(request)
+    reject_unknown(data, MATCH_FIELDS)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InputError("field 'players' must be a list of player names, one per role")
@@ -331,10 +340,11 @@ async def match_events(request: web.Request) -> web.StreamResponse:
     record = manager.live(match_id)
     if record is None:
         raise web.HTTPNotFound(reason="unknown match")
+    board = await manager.match_board(record)
     response = await _sse(request)
-    await _send(response, "snapshot", to_dict(record))
+    await _send(response, "snapshot", {**to_dict(record), "x-board": board})
     if queue is None or record.finished:
-        await _send(response, "end", to_dict(record))
+        await _send(response, "end", {**to_dict(record), "x-board": board})
         return response
     sent = record.step
     try:
@@ -354,7 +364,7 @@ async def match_events(request: web.Request) -> web.StreamResponse:
             if event == "start":
                 await _send(response, "start", {"errors": list(current.errors[0])})
             if event == "end":
-                await _send(response, "end", to_dict(current))
+                await _send(response, "end", {**to_dict(current), "x-board": board})
                 break
     except ConnectionResetError:
         log.debug("event stream of match %s closed by the client", match_id)

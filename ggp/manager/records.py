@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -92,6 +93,17 @@ def state_text(fluents: Sequence[str]) -> str:
     '( (cell 1 1 b) (control x) )'
     """
     return "( " + " ".join(sorted(fluents)) + " )" if fluents else "( )"
+
+
+def game_version(record: MatchRecord) -> int | None:
+    """The game version a match was played with, read from its ``gameMetaURL`` (``.../v<N>/``), or
+    ``None`` when the URL has none (a record from elsewhere).
+
+    >>> game_version(MatchRecord("m", 0, "", 1, 1, "http://h/games/nim/v3/", ("a",), ("p",), ("random",), 0, "nim"))
+    3
+    """
+    found = re.search(r"/v(\d+)/?$", record.game_meta_url)
+    return int(found.group(1)) if found else None
 
 
 def to_dict(record: MatchRecord) -> dict[str, Any]:

@@ -18,11 +18,12 @@ from typing import Any
 
 from ggp.errors import GgpError, InputError
 from ggp.gdl.parser import parse_kif
-from ggp.gdl.terms import Description
+from ggp.gdl.terms import Description, Term
 from ggp.manager import wire
+from ggp.manager.boards import recognise_board
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
 from ggp.manager.ratings import update_elo
-from ggp.manager.records import MatchRecord
+from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.runner import (
     CHANCE_ROLE,
     DEFAULT_STEP_CAP,
@@ -50,6 +51,10 @@ MachineFactory = Callable[[Description], StateMachine]
 GameTranslator = Callable[[str, str], str]
 """Turns a game in another format (text, file name for messages) into KIF text; raises
 :class:`InputError` (or ``ValueError``) with a position for a bad file. The CLI wires these (``sbg``)."""
+FluentDomain = Callable[[Description], frozenset[Term]]
+"""Every fluent a game can hold, for drawing its board from the first state; raises
+:class:`~ggp.errors.GgpError` when it cannot tell. The CLI wires the reasoner's (``base``, else the
+relaxed domain, bounded in a child process)."""
 GAME_FORMAT = "kif"
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -123,8 +128,11 @@ class Manager:
 
     def __init__(self, store: Store, machine_factory: MachineFactory, launcher: PlayerLauncher | None = None,
                  settings: ManagerSettings | None = None, transport: Transport | None = None,
-                 translators: Mapping[str, GameTranslator] | None = None) -> None:
+                 translators: Mapping[str, GameTranslator] | None = None,
+                 fluent_domain: FluentDomain | None = None) -> None:
         self.store = store
+        self._fluent_domain = fluent_domain
+        self._boards: dict[tuple[str, int], dict[str, Any] | None] = {}
         self._translators = dict(translators or {})
         self.settings = settings or ManagerSettings()
         self._machine_factory = machine_factory
@@ -216,6 +224,33 @@ class Manager:
                 machine = await asyncio.to_thread(self._machine_factory, description)
                 self._machines[key] = (description, machine)
         return self._machines[key]
+
+    async def board(self, row: GameRow) -> dict[str, Any] | None:
+        """The board geometry of a stored game version as the web UI's JSON (see :mod:`ggp.manager.boards`),
+        or ``None`` when the game has no board; computed once per version from the rules and the initial
+        state (plus every possible fluent when a ``fluent_domain`` was given)."""
+        key = (row.key, row.version)
+        if key not in self._boards:
+            try:
+                description, machine = await self.machine_for(row)
+                initial = (await asyncio.to_thread(machine.initial_state)).facts
+            except GgpError as exc:  # a stored game this reasoner cannot run: shown as a fluent list
+                log.warning("game %s v%d: no board, the reasoner cannot run it (%s)", row.key, row.version, exc)
+                return None
+            possible: frozenset[Term] = frozenset()
+            if self._fluent_domain is not None:
+                try:
+                    possible = await asyncio.to_thread(self._fluent_domain, description)
+                except GgpError as exc:
+                    log.info("game %s v%d: board from the initial state only (%s)", row.key, row.version, exc)
+            geometry = recognise_board(description, possible, initial)
+            self._boards[key] = geometry.to_json() if geometry else None
+        return self._boards[key]
+
+    async def match_board(self, record: MatchRecord) -> dict[str, Any] | None:
+        """The board geometry of the game version a match was played with (``None`` when the game is gone)."""
+        row = self.store.game(record.game_key, game_version(record))
+        return None if row is None else await self.board(row)
 
     # --- players --------------------------------------------------------------------------------
 

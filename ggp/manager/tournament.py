@@ -15,6 +15,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 
 from ggp.errors import InputError
+from ggp.manager.fields import reject_unknown
 
 MAX_MATCHES = 10_000
 """The most matches one tournament may schedule (a typo in ``players`` must not queue millions)."""
@@ -70,10 +71,8 @@ def spec_from_mapping(data: Any) -> TournamentSpec:
     """Validate a tournament description (parsed JSON or YAML); raises :class:`InputError`."""
     if not isinstance(data, Mapping):
         raise InputError("a tournament must be a mapping with 'game' and 'players'")
-    unknown = set(data) - {"name", "game", "players", "matches_per_pairing", "startclock", "playclock", "seed",
-                           "parallel"}
-    if unknown:
-        raise InputError(f"unknown tournament fields {sorted(unknown)}")
+    reject_unknown(data, ("name", "game", "players", "matches_per_pairing", "startclock", "playclock", "seed",
+                          "parallel"), "tournament ")
     game = data.get("game")
     if not isinstance(game, str) or not game:
         raise InputError("tournament field 'game' must be a game key")

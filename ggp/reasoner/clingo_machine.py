@@ -93,8 +93,8 @@ def _count_atoms(ctl: clingo.Control) -> int:
     return sum(1 for _ in ctl.symbolic_atoms)
 
 
-def compute_domain(description: Description, max_atoms: int) -> tuple[list[str], list[str]]:
-    """Fluent and (role, move) domains as ASP fact texts for the main program."""
+def _ground_domain(description: Description, max_atoms: int) -> clingo.Control:
+    """A control with :func:`domain_program` grounded; ReasonerError past ``max_atoms`` atoms."""
     ctl = _new_control()
     ctl.add("base", [], domain_program(description))
     ctl.ground([("base", [])])
@@ -102,6 +102,22 @@ def compute_domain(description: Description, max_atoms: int) -> tuple[list[str],
         raise ReasonerError(
             f"{description.file}: grounding phase 'domain' made {count:,} atoms, more than the limit of {max_atoms:,}"
         )
+    return ctl
+
+
+def fluent_domain_terms(description: Description, max_atoms: int) -> frozenset[Term]:
+    """Every fluent the relaxed rules reach from ``init`` through ``next`` (an over-approximation of the
+    fluents any state can hold), as terms; raises :class:`ReasonerError` past ``max_atoms`` atoms."""
+    ctl = _ground_domain(description, max_atoms)
+    return frozenset(
+        symbol_to_term(atom.symbol.arguments[0])
+        for atom in ctl.symbolic_atoms.by_signature(encode_name(_RELAXED_TRUE), 1)
+    )
+
+
+def compute_domain(description: Description, max_atoms: int) -> tuple[list[str], list[str]]:
+    """Fluent and (role, move) domains as ASP fact texts for the main program."""
+    ctl = _ground_domain(description, max_atoms)
     fluents = [
         f"{_TRUE_DOM}({atom.symbol.arguments[0]})."
         for atom in ctl.symbolic_atoms.by_signature(encode_name(_RELAXED_TRUE), 1)

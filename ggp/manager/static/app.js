@@ -56,6 +56,15 @@ function table(headers, rows, attrs) {
 
 function empty(text) { return h("p", { class: "empty" }, text); }
 
+// The one way an error shows anywhere in the UI: a red box with the message, and a rejected game's
+// problems one per line. `err` is an Error from api() (message, problems) or a plain text.
+function errorBox(err) {
+  const message = typeof err === "string" ? err : err.message || String(err);
+  const problems = (typeof err === "object" && err.problems) || [];
+  return h("div", { class: "error-box err", role: "alert" }, h("p", {}, message),
+    problems.length ? h("div", { class: "problems" }, problems.join("\n")) : null);
+}
+
 function matchRows(matches, id) {
   if (!matches.length) return empty("None.");
   return table(["match", "game", "players", "status", "goals", "started"], matches.map((m) => [
@@ -104,59 +113,34 @@ async function matchesPage(ctx) {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
   const matches = await api("/api/matches?" + params.toString());
   const filters = [...params.entries()].map(([k, v]) => `${k} = ${v}`).join(", ");
-  ctx.view.append(h("h1", {}, "Matches"), filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : null,
+  ctx.view.append(h("h1", {}, "Matches"), filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : "",
     section(`${matches.length} match${matches.length === 1 ? "" : "es"}`, matchRows(matches, "matches")));
 }
 
-const BLANK = new Set(["b", "blank", "empty", "e", "0"]);
-
-// A stable colour class per piece name, so x and o (or wp and bp) look different on any board.
-function pieceClass(value) {
-  let hash = 0;
-  for (const c of value) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
-  return "piece piece-" + (hash % 6);
+// The URL of a piece's generated picture (SBG games; board.js shows the letter when there is none).
+function pieceImageFor(gameKey) {
+  return (piece, owner) => `/api/games/${encodeURIComponent(gameKey)}/pieces/${encodeURIComponent(piece)}-${encodeURIComponent(owner)}.svg`;
 }
 
-// Pieces named after a colour (connect four's red and black, breakthrough's white) are drawn as discs;
-// other names as text, cut to three letters so long names do not stretch the board.
-const DISCS = { red: "#d0342c", black: "#23272e", white: "#ffffff", blue: "#2456b8", green: "#1e8a4c",
-  yellow: "#f2c200", orange: "#e67e22", brown: "#8b5a2b" };
-
-function pieceNode(value) {
-  const colour = DISCS[value.toLowerCase()];
-  if (colour) {
-    // Set through the CSSOM: the Content-Security-Policy refuses style attributes.
-    const disc = h("span", { class: "disc", role: "img", "aria-label": value });
-    disc.style.backgroundColor = colour;
-    return disc;
-  }
-  return h("span", { class: pieceClass(value) + (value.length > 2 ? " long" : "") }, value.length > 3 ? value.slice(0, 3) : value);
-}
-
-function renderState(text, layout) {
-  const fluents = parseState(text);
-  const grid = findGrid(fluents, layout);
-  const list = (items, title) => h("div", { class: "fluents" }, title ? h("div", { class: "muted" }, title) : null,
+function fluentList(items, title) {
+  return h("div", { class: "fluents" }, title ? h("div", { class: "muted" }, title) : null,
     items.length ? items.map((f) => h("div", { class: "fluent" }, fluentText(f))) : h("div", { class: "muted" }, "(none)"));
-  if (!grid) return list(fluents, "state");
-  // Numbered rows go bottom-up, like a chess rank or a connect-four column (row 1 at the bottom).
-  const ys = grid.ys.every((y) => /^\d+$/.test(y)) ? [...grid.ys].reverse() : grid.ys;
-  const rows = ys.map((y, yi) => h("tr", {}, h("th", {}, y), grid.xs.map((x, xi) => {
-    const value = grid.cells.get(x + " " + y);
-    const filled = value !== undefined && !BLANK.has(value);
-    return h("td", { class: "cell" + ((xi + yi) % 2 ? " dark" : "") + (filled ? " filled" : ""),
-      title: `(${grid.name} ${x} ${y} ${value ?? ""})` }, filled ? pieceNode(value) : "");
-  })));
-  return h("div", { class: "grid" },
-    h("table", { class: "board" }, h("thead", {}, h("tr", {}, h("th", {}), grid.xs.map((x) => h("th", {}, x)))), h("tbody", {}, rows)),
-    list(grid.rest, "other fluents"));
+}
+
+// A state on the game's board (geometry from the server), with the fluents that are not on it listed
+// beside; a game without a board shows its fluents only.
+function renderState(text, board, gameKey, options) {
+  const fluents = parseState(text);
+  if (!board) return fluentList(fluents, "state");
+  const holder = h("div", { class: "board-holder" });
+  const rest = drawBoard(holder, board, fluents, Object.assign({ pieceImage: pieceImageFor(gameKey) }, options || {}));
+  return h("div", { class: "grid" }, holder, fluentList(rest, "other fluents"));
 }
 
 function matchStatus(record) { return record.isCompleted ? "completed" : record.isAborted ? "aborted" : "running"; }
 
 function matchPage(ctx, id) {
-  let record = null, shown = 0, follow = true, tracker = new GridTracker();
-  const track = (text) => tracker.add(parseState(text));
+  let record = null, shown = 0, follow = true;
   const view = h("div", { class: "match-view" });
   const header = h("div", { class: "match-header" });
   const history = h("ol", { class: "history", start: 0 });
@@ -170,7 +154,7 @@ function matchPage(ctx, id) {
     h("button", { "aria-label": "last step", title: "last step, then follow the match (End)", onclick: () => go(record.states.length - 1, true) }, "last »"),
     slider, stepInfo);
   const abortButton = h("button", { class: "danger", onclick: async () => {
-    try { await api("/api/matches/" + encodeURIComponent(id) + "/abort", { method: "POST" }); } catch (e) { alert(e.message); }
+    try { await api("/api/matches/" + encodeURIComponent(id) + "/abort", { method: "POST" }); } catch (e) { abortButton.after(errorBox(e)); }
   } }, "Abort match");
   ctx.view.append(h("h1", {}, "Match ", h("span", { class: "mono" }, id)), header,
     h("div", { class: "match-body" }, h("div", { class: "panel" }, controls, view), h("div", { class: "panel side" }, h("h2", {}, "Moves"), history)));
@@ -197,7 +181,7 @@ function matchPage(ctx, id) {
     const move = shown > 0 ? record.moves[shown - 1] : null;
     stepInfo.textContent = `step ${shown} of ${last}` + (follow && matchStatus(record) === "running" ? " · following live" : "");
     view.replaceChildren(
-      withPerceptViews(renderState(record.states[shown], tracker.layout()), record, shown),
+      withPerceptViews(renderState(record.states[shown], record["x-board"], record["x-gameKey"]), record, shown),
       table(["role", "player", shown > 0 ? `move into step ${shown}` : "move", "error"], record["x-roles"].map((role, i) => [
         role, record.playerNamesFromHost[i], move ? h("span", { class: "mono" }, move[i]) : "—",
         errors[i] ? h("span", { class: "err" }, errors[i]) : ""]), { class: "moves" }));
@@ -237,7 +221,7 @@ function matchPage(ctx, id) {
   }
 
   function load(data) {
-    record = data; tracker = new GridTracker(); record.states.forEach(track);
+    record = data;
     connecting.remove();
     drawHeader(); drawHistory(); show(follow ? record.states.length - 1 : shown);
   }
@@ -248,7 +232,7 @@ function matchPage(ctx, id) {
   events.addEventListener("start", (e) => { record.errors[0] = JSON.parse(e.data).errors; show(shown); });
   events.addEventListener("step", (e) => {
     const s = JSON.parse(e.data);
-    record.states[s.step] = s.state; track(s.state); record.moves[s.step - 1] = s.moves; record.errors[s.step] = s.errors;
+    record.states[s.step] = s.state; record.moves[s.step - 1] = s.moves; record.errors[s.step] = s.errors;
     record.stateTimes[s.step] = s.time;
     if (s.percepts) (record["x-percepts"] = record["x-percepts"] || [])[s.step - 1] = s.percepts;
     drawHistory();
@@ -260,7 +244,7 @@ function matchPage(ctx, id) {
   events.onerror = () => {
     if (record) return;
     events.close();
-    ctx.view.replaceChildren(h("h1", {}, "Match ", id), h("p", { class: "err" }, "Unknown match ", id));
+    ctx.view.replaceChildren(h("h1", {}, "Match ", id), errorBox("Unknown match " + id));
   };
 }
 
@@ -280,7 +264,7 @@ async function gamesPage(ctx) {
       out.replaceChildren(h("p", { class: "ok" }, `Stored ${g.key} v${g.version}; roles ${g.roles.join(", ")}`));
       setTimeout(route, 800);
     } catch (err) {
-      out.replaceChildren(h("p", { class: "err" }, err.message), err.problems.length ? h("div", { class: "problems" }, err.problems.join("\n")) : null);
+      out.replaceChildren(errorBox(err));
     }
   } }, h("h2", {}, "Add a game (KIF or SBG)"), h("label", {}, "key ", key), h("label", {}, "name ", name),
     h("label", {}, "format ", format), h("label", {}, "rules", kif), h("button", { type: "submit" }, "Validate and add"), out);
@@ -295,6 +279,9 @@ async function gamePage(ctx, key) {
   const g = await api("/api/games/" + encodeURIComponent(key));
   ctx.view.append(h("h1", {}, g.name), h("p", { class: "meta" }, h("span", { class: "mono" }, g.key), ` · version ${g.version} · roles `, g.roles.join(", "),
     " · ", link("#/matches?game=" + encodeURIComponent(g.key), "matches of this game"), " · ", link("#/new?game=" + encodeURIComponent(g.key), "start a match")),
+    h("p", { class: "meta", id: "board-size" }, g.board
+      ? `Board: ${g.board.xs.length}` + (g.board.ys.length ? ` × ${g.board.ys.length}` : " squares in a row") + ` (${g.board.layers.map((l) => l.relation).join(", ")})`
+      : "No board: states are shown as fluent lists."),
     section("Rules", h("pre", { class: "kif" }, g.kif)));
 }
 
@@ -309,17 +296,17 @@ async function playersPage(ctx) {
   const form = h("form", { class: "card", id: "add-player", onsubmit: async (e) => {
     e.preventDefault();
     const body = builtin.value ? { name: name.value, builtin: builtin.value } : { name: name.value, url: url.value };
-    try { await api("/api/players", { method: "POST", body }); route(); } catch (err) { out.replaceChildren(h("p", { class: "err" }, err.message)); }
+    try { await api("/api/players", { method: "POST", body }); route(); } catch (err) { out.replaceChildren(errorBox(err)); }
   } }, h("h2", {}, "Register a player"), h("label", {}, "name ", name), h("label", {}, "built-in type ", builtin),
     h("label", {}, "or remote URL ", url), h("button", { type: "submit" }, "Register"), out);
   const ping = (p) => h("button", { class: "small", onclick: async (e) => {
     const cell = e.target.parentNode;
     try { const r = await api(`/api/players/${encodeURIComponent(p.name)}/ping`); cell.replaceChildren(r.status + (r.name ? ` (${r.name})` : "")); }
-    catch (err) { cell.replaceChildren(h("span", { class: "err" }, err.message)); }
+    catch (err) { cell.replaceChildren(errorBox(err)); }
   } }, "ping");
   const status = (p) => p.suspended
     ? h("span", {}, h("span", { class: "err" }, `suspended (${p.failStreak} failures) `),
-      h("button", { class: "small", onclick: async () => { try { await api(`/api/players/${encodeURIComponent(p.name)}/unsuspend`, { method: "POST" }); route(); } catch (err) { alert(err.message); } } }, "unsuspend"))
+      h("button", { class: "small", onclick: async (e) => { try { await api(`/api/players/${encodeURIComponent(p.name)}/unsuspend`, { method: "POST" }); route(); } catch (err) { e.target.after(errorBox(err)); } } }, "unsuspend"))
     : p.failStreak ? `${p.failStreak} failed in a row` : h("span", { class: "ok" }, "ok");
   ctx.view.append(h("h1", {}, "Players"),
     section(`${players.length} player${players.length === 1 ? "" : "s"}`,
@@ -350,7 +337,7 @@ async function newPage(ctx) {
       startclock: +start.value, playclock: +play.value };
     if (seed.value !== "") body.seed = +seed.value;
     try { const r = await api("/api/matches", { method: "POST", body }); location.hash = "#/match/" + encodeURIComponent(r.matchId); }
-    catch (err) { out.replaceChildren(h("p", { class: "err" }, err.message)); }
+    catch (err) { out.replaceChildren(errorBox(err)); }
   } }, h("h2", {}, "Start a match"), h("label", {}, "game ", game), seats, h("label", {}, "start clock (s) ", start),
     h("label", {}, "play clock (s) ", play), h("label", {}, "seed ", seed), h("button", { type: "submit" }, "Start"), out);
 
@@ -364,7 +351,7 @@ async function newPage(ctx) {
     const body = { game: tGame.value, players: [...tPlayers.selectedOptions].map((o) => o.value),
       matches_per_pairing: +perPairing.value, startclock: +tStart.value, playclock: +tPlay.value };
     try { const r = await api("/api/tournaments", { method: "POST", body }); location.hash = "#/tournament/" + r.id; }
-    catch (err) { tOut.replaceChildren(h("p", { class: "err" }, err.message)); }
+    catch (err) { tOut.replaceChildren(errorBox(err)); }
   } }, h("h2", {}, "Start a round-robin tournament"), h("label", {}, "game ", tGame), h("label", {}, "players (Ctrl-click for several) ", tPlayers),
     h("label", {}, "matches per pairing ", perPairing), h("label", {}, "start clock (s) ", tStart),
     h("label", {}, "play clock (s) ", tPlay), h("button", { type: "submit" }, "Start tournament"), tOut);
@@ -411,7 +398,7 @@ async function route() {
     else if (parts[0] === "tournament" && parts[1]) await tournamentPage(ctx, parts[1]);
     else ctx.view.append(h("h1", {}, "No such page"), h("p", {}, link("#/", "Back to the dashboard")));
   } catch (err) {
-    ctx.view.replaceChildren(h("p", { class: "err" }, "Error: ", err.message));
+    ctx.view.replaceChildren(errorBox(err));
   }
   if (!ctx.active) { ctx.closers.forEach((close) => close()); return; }  // the user moved on meanwhile
   main.replaceChildren(ctx.view);

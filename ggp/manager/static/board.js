@@ -1,7 +1,28 @@
-// Reading ggp.org state strings and finding a board in them (no DOM: node tests load this file alone).
+// Drawing a game state on its board. The geometry comes from the server (ggp/manager/boards.py reads it
+// from the rules), so a board has its full size from the first state. Public API:
+//
+//   parseState(text)          "( (cell 1 1 x) (control o) )" -> fluents, each a list of words (or nested lists)
+//   fluentText(fluent)        a fluent back to KIF text
+//   placeFluents(geometry, fluents) -> {cells: Map("x y" -> [{fluent, layer, piece, owner, label}]), rest}
+//                             which fluents fall on which square; `rest` are the fluents that are not on the board
+//   isEmpty(entry)            true for an entry that means "nothing here" ((cell 1 1 b), (blank a board1))
+//   drawBoard(element, geometry, fluents, options) -> rest
+//                             replaces element's children with <table class="board">; every square is a
+//                             <td class="cell" data-cell="X Y"> (data-cell="X" on a 1-D board) holding the GDL
+//                             coordinate symbols. Options (all optional):
+//                               onCellClick(x, y)        called when a square is clicked (y is null on a 1-D board)
+//                               pieceImage(piece, owner) URL of a piece's picture, for boards whose cells hold
+//                                                        (owner type); the piece's letter shows when it fails to load
+//
+// geometry (JSON from GET /api/games/{key} "board", and the match stream's "x-board"):
+//   {xs: [column symbols, left to right], ys: [row symbols, top to bottom; [] for a 1-D board],
+//    layers: [{relation, arity, x, y, owner, piece}]}  argument positions (y, owner, piece may be null);
+//   the first layer is the board's cell relation, later ones are other fluents drawn on the same squares.
+//
+// No DOM is touched before drawBoard is called, so node tests load this file alone; the DOM is built with
+// createElement and textContent only (the page's Content-Security-Policy allows no inline styles or code).
 "use strict";
 
-// A state string "( (cell 1 1 x) (control o) )" -> list of fluents, each a list of words or nested lists.
 function parseState(text) {
   const tokens = text.match(/\(|\)|[^\s()]+/g) || [];
   let i = 0;
@@ -19,46 +40,130 @@ function parseState(text) {
 
 function fluentText(f) { return Array.isArray(f) ? "(" + f.map(fluentText).join(" ") + ")" : f; }
 
-// Grid games: the relation with the most 3-argument facts whose first two arguments look like
-// coordinates, over every state seen so far (games such as connect four list only filled cells).
-const COORD = /^[a-z0-9]{1,2}$/;
+// Cell contents that mean "nothing here".
+const BLANK = new Set(["b", "blank", "empty", "e", "0", "none"]);
 
-function isCellFact(f) {
-  return Array.isArray(f) && f.length === 4 && f.slice(1).every((x) => !Array.isArray(x)) && COORD.test(f[1]) && COORD.test(f[2]);
-}
+function squareKey(geometry, x, y) { return geometry.ys.length ? x + " " + y : x; }
 
-class GridTracker {
-  constructor() { this.groups = new Map(); }  // relation -> {count, xs:Set, ys:Set}
-
-  add(fluents) {
-    for (const f of fluents) {
-      if (!isCellFact(f)) continue;
-      let g = this.groups.get(f[0]);
-      if (!g) this.groups.set(f[0], g = { count: 0, xs: new Set(), ys: new Set() });
-      g.count++; g.xs.add(f[1]); g.ys.add(f[2]);
-    }
-  }
-
-  // {name, xs, ys} for the board relation, or null when the states have no grid.
-  layout() {
-    let best = null;
-    for (const [name, g] of this.groups) if (!best || g.count > best[1].count) best = [name, g];
-    if (!best || best[1].count < 3 || best[1].xs.size * best[1].ys.size > 1024 || best[1].xs.size * best[1].ys.size < 2) return null;
-    const order = (values) => [...values].sort((a, b) => (isNaN(a) || isNaN(b) ? a.localeCompare(b) : a - b));
-    return { name: best[0], xs: order(best[1].xs), ys: order(best[1].ys) };
-  }
-}
-
-// The cells of one state on a layout: Map "x y" -> piece, and the fluents that are not cells.
-function findGrid(fluents, layout) {
-  if (!layout) return null;
+function placeFluents(geometry, fluents) {
   const cells = new Map();
   const rest = [];
+  const xs = new Set(geometry.xs), ys = new Set(geometry.ys);
   for (const f of fluents) {
-    if (isCellFact(f) && f[0] === layout.name) cells.set(f[1] + " " + f[2], f[3]);
-    else rest.push(f);
+    const layer = Array.isArray(f) ? geometry.layers.find((l) => f[0] === l.relation && f.length === l.arity + 1) : null;
+    const at = (position) => (position === null || position === undefined ? null : f[position + 1]);
+    const x = layer && at(layer.x), y = layer && at(layer.y);
+    if (!layer || !xs.has(x) || (geometry.ys.length && !ys.has(y))) { rest.push(f); continue; }
+    const used = new Set([layer.x, layer.y, layer.owner, layer.piece]);
+    const others = f.slice(1).filter((_, i) => !used.has(i)).map(fluentText);
+    const piece = layer.piece === null ? null : fluentText(at(layer.piece));
+    const entry = { fluent: f, layer, piece, owner: at(layer.owner),
+      // A layer without a piece argument (wall x y) shows its relation's name.
+      label: piece === null ? [layer.relation, ...others].join(" ") : [piece, ...others].join(" ") };
+    const key = squareKey(geometry, x, y);
+    if (!cells.has(key)) cells.set(key, []);
+    cells.get(key).push(entry);
   }
-  return { name: layout.name, xs: layout.xs, ys: layout.ys, cells, rest };
+  return { cells, rest };
 }
 
-if (typeof module !== "undefined") module.exports = { parseState, fluentText, findGrid, GridTracker };
+// An owned piece is never blank (SBG's bishop is (cell x y white b)); a lone content can be, and so can a
+// layer named for emptiness ((blank a board1) marks an empty square).
+function isEmpty(entry) {
+  if (entry.owner !== null) return false;
+  return BLANK.has((entry.piece === null ? entry.layer.relation : entry.piece).toLowerCase());
+}
+
+// A stable colour class per piece name, so x and o (or wp and bp) look different on any board.
+function pieceClass(value) {
+  let hash = 0;
+  for (const c of value) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  return "piece piece-" + (hash % 6);
+}
+
+// Pieces named after a colour (connect four's red and black, breakthrough's white) are drawn as discs.
+const DISCS = { red: "#d0342c", black: "#23272e", white: "#ffffff", blue: "#2456b8", green: "#1e8a4c",
+  yellow: "#f2c200", orange: "#e67e22", brown: "#8b5a2b" };
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// Chess pieces written as words ((cell e 1 white king)) get their usual letter.
+const CHESS_LETTERS = { king: "k", queen: "q", rook: "r", bishop: "b", knight: "n", pawn: "p" };
+
+// An owned piece (SBG's (cell x y white p)): its letter in the owner's colour, white pieces upper case.
+function pieceLetter(entry) {
+  const name = entry.piece.toLowerCase();
+  const short = CHESS_LETTERS[name] || (name.length > 2 ? name[0] : name);
+  const letter = entry.owner === "white" ? short.toUpperCase() : short;
+  const node = element("span", "piece-letter owner-" + entry.owner, letter);
+  node.title = entry.owner + " " + entry.piece;
+  return node;
+}
+
+// ggp.org chess writes a piece as colour and letter in one word (wk, bp): drawn like an owned piece.
+const CHESS_WORD = /^([wb])([kqrbnp])$/;
+
+function pieceNode(entry, options) {
+  if (entry.owner !== null && entry.piece !== null) {
+    if (!options.pieceImage) return pieceLetter(entry);
+    const img = element("img", "piece-img owner-" + entry.owner);
+    img.alt = entry.owner + " " + entry.piece;
+    img.addEventListener("error", () => img.replaceWith(pieceLetter(entry)), { once: true });
+    img.src = options.pieceImage(entry.piece, entry.owner);
+    return img;
+  }
+  const chess = CHESS_WORD.exec(entry.label);
+  if (chess) return pieceLetter({ owner: chess[1] === "w" ? "white" : "black", piece: chess[2] });
+  const colour = DISCS[entry.label.toLowerCase()];
+  if (colour) {
+    const disc = element("span", "disc");
+    disc.setAttribute("role", "img");
+    disc.setAttribute("aria-label", entry.label);
+    disc.style.backgroundColor = colour;  // through the CSSOM: the policy refuses style attributes
+    return disc;
+  }
+  const text = entry.label.length > 3 ? entry.label.slice(0, 3) : entry.label;
+  return element("span", pieceClass(entry.label) + (entry.label.length > 2 ? " long" : ""), text);
+}
+
+function drawBoard(target, geometry, fluents, options) {
+  options = options || {};
+  const { cells, rest } = placeFluents(geometry, fluents);
+  const rows = geometry.ys.length ? geometry.ys : [null];
+  const table = element("table", "board" + (geometry.ys.length ? "" : " line"));
+  const head = element("tr");
+  head.append(element("th"), ...geometry.xs.map((x) => element("th", null, x)));
+  table.append(element("thead"));
+  table.tHead.append(head);
+  const body = element("tbody");
+  rows.forEach((y, yi) => {
+    const tr = element("tr");
+    tr.append(element("th", null, y === null ? "" : y));
+    geometry.xs.forEach((x, xi) => {
+      const entries = cells.get(squareKey(geometry, x, y)) || [];
+      const shown = entries.filter((e) => !isEmpty(e));
+      // The bottom-left square is dark, as a1 is on a chess board.
+      const dark = (xi + rows.length - 1 - yi) % 2 === 0;
+      const td = element("td", "cell" + (dark ? " dark" : " light") + (shown.length ? " filled" : ""));
+      td.dataset.cell = y === null ? x : x + " " + y;
+      td.title = entries.length ? entries.map((e) => fluentText(e.fluent)).join(" ") : (y === null ? x : x + " " + y);
+      td.append(...shown.map((e) => pieceNode(e, options)));
+      if (options.onCellClick) {
+        td.classList.add("clickable");
+        td.addEventListener("click", () => options.onCellClick(x, y));
+      }
+      tr.append(td);
+    });
+    body.append(tr);
+  });
+  table.append(body);
+  target.replaceChildren(table);
+  return rest;
+}
+
+if (typeof module !== "undefined") module.exports = { parseState, fluentText, placeFluents, isEmpty };

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
@@ -67,9 +68,9 @@ async def test_huge_numbers_deep_nesting_and_bad_encodings_get_400s_with_reasons
 async def test_rules_must_come_in_exactly_one_known_format(aiohttp_client: ClientFactory, manager: Manager) -> None:
     client = await aiohttp_client(create_app(manager))
     cases = [({"key": "g"}, "exactly one of the fields ['kif']"),
-             ({"key": "g", "kif": NIM_KIF, "sbg": TINY_SBG}, "unknown fields ['sbg']"),  # no translator wired
-             ({"key": "g", "sbg": TINY_SBG}, "unknown fields ['sbg']; the rules go in one of ['kif']"),
-             ({"key": "g", "kif": NIM_KIF, "colour": "red"}, "unknown fields ['colour']")]
+             ({"key": "g", "kif": NIM_KIF, "sbg": TINY_SBG}, "unknown field 'sbg'"),  # no translator wired
+             ({"key": "g", "sbg": TINY_SBG}, "unknown field 'sbg'; expected key, name or kif"),
+             ({"key": "g", "kif": NIM_KIF, "colour": "red"}, "unknown field 'colour'")]
     for payload, reason in cases:
         response = await client.post("/api/games", json=payload)
         assert response.status == 400
@@ -127,3 +128,47 @@ async def test_the_ui_offers_every_upload_format(aiohttp_client: ClientFactory, 
     script = await (await client.get("/static/app.js")).text()
     assert "X-Game-Formats" in script and "[format.value]: kif.value" in script
     await asyncio.sleep(0)
+
+
+STRICT_BODIES: list[tuple[str, str | dict[str, object], str, str]] = [
+    ("/api/games", {"key": "nim2", "kif": NIM_KIF, "nmae": "Nim"}, "nmae", "application/json"),
+    ("/api/players", {"name": "r2", "builtin": "random", "urll": "http://x/"}, "urll", "application/json"),
+    ("/api/matches", {"game": "nim", "players": ["random", "random"], "playclok": 3}, "playclok", "application/json"),
+    ("/api/tournaments", {"game": "nim", "players": ["random", "r1"], "matches_per_pairng": 1},
+     "matches_per_pairng", "application/json"),
+    ("/api/tournaments", "game: nim\nplayers: [random, r1]\nplayclok: 2\n", "playclok", "application/yaml"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "typo", "content_type"), STRICT_BODIES,
+                         ids=[f"{path} {ctype}" for path, _, _, ctype in STRICT_BODIES])
+async def test_every_body_route_refuses_an_unknown_field_naming_it(
+    aiohttp_client: ClientFactory, manager: Manager, path: str, body: object, typo: str, content_type: str
+) -> None:
+    client = await aiohttp_client(create_app(manager))
+    await manager.add_game("nim", NIM_KIF)
+    manager.register_player("r1", builtin="random")
+    data = body if isinstance(body, str) else json.dumps(body)
+    response = await client.post(path, data=data, headers={"Content-Type": content_type})
+    error = (await response.json())["error"]
+    assert response.status == 400 and f"unknown {'tournament ' if 'tournaments' in path else ''}field {typo!r}" in error
+    assert "\n" not in error
+    # nothing was created by the refused request
+    assert [g["key"] for g in await (await client.get("/api/games")).json()] == ["nim"]
+    assert "r2" not in [p["name"] for p in await (await client.get("/api/players")).json()]
+    assert await (await client.get("/api/matches")).json() == []
+    assert await (await client.get("/api/tournaments")).json() == []
+
+
+async def test_the_same_bodies_without_the_typo_are_accepted(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await aiohttp_client(create_app(manager))
+    await manager.add_game("nim", NIM_KIF)
+    manager.register_player("r1", builtin="random")
+    for path, body, typo, content_type in STRICT_BODIES:
+        if isinstance(body, str):
+            data = body.replace(f"{typo}: 2", "playclock: 2")
+        else:
+            assert isinstance(body, dict)
+            data = json.dumps({key: value for key, value in body.items() if key != typo})
+        response = await client.post(path, data=data, headers={"Content-Type": content_type})
+        assert response.status == 201, (path, await response.text())

@@ -11,10 +11,14 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+from ggp.errors import ReasonerError
+from ggp.gdl.terms import Description
 from ggp.manager.app import MAX_BODY, create_app
 from ggp.manager.records import from_json
 from ggp.manager.service import Manager
+from ggp.manager.store import Store
 from ggp.manager.tournament import MAX_MATCHES
+from ggp.reasoner.machine import StateMachine
 from tests.helpers.fake_players import FakePlayer, late
 from tests.helpers.manager_machines import COUNTER_KIF, NIM_KIF, TICTACTOE_KIF
 
@@ -261,3 +265,45 @@ async def test_aborting_a_tournament_aborts_its_running_matches(
     record = await (await client.get(f"/api/matches/{data['matches'][0]['matchId']}")).json()
     assert record["tournamentNameFromHost"] == "t" and record["x-abortDetail"] == "cancelled"
     assert (await client.post(f"/api/tournaments/{tournament_id}/abort")).status == 400
+
+
+async def test_games_and_match_streams_carry_the_board_geometry(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    game = await (await client.get("/api/games/tictactoe")).json()
+    assert game["board"] == {"xs": ["1", "2", "3"], "ys": ["3", "2", "1"], "layers": [
+        {"relation": "cell", "arity": 3, "x": 0, "y": 1, "owner": None, "piece": 2}]}
+    assert (await (await client.get("/api/games/nim")).json())["board"] is None
+    assert (await (await client.get("/api/games/tictactoe?version=1")).json())["board"] == game["board"]
+    assert (await client.get("/api/games/tictactoe?version=7")).status == 404
+    assert (await client.get("/api/games/tictactoe?version=x")).status == 400
+
+    response = await client.post("/api/matches", json={"game": "tictactoe", "players": ["random", "random"]})
+    match_id = (await response.json())["matchId"]
+    await finished(client, match_id)
+    events = await client.get(f"/api/matches/{match_id}/events")
+    snapshot = None
+    async for line in events.content:
+        text = line.decode().strip()
+        if text.startswith("data: "):
+            snapshot = json.loads(text[6:])
+            break
+    assert snapshot is not None and snapshot["x-board"] == game["board"]
+    assert "x-board" not in await (await client.get(f"/api/matches/{match_id}")).json()  # the export stays ggp.org JSON
+
+
+async def test_a_stored_game_the_reasoner_cannot_run_has_no_board_and_the_page_still_loads(
+    aiohttp_client: ClientFactory,
+) -> None:
+    def refuse(description: Description) -> StateMachine:
+        raise ReasonerError(f"{description.file}: grounding phase 'main' exceeded the time limit of 1 s")
+
+    store = Store(":memory:")
+    manager = Manager(store, refuse)
+    try:
+        client = await aiohttp_client(create_app(manager))
+        store.add_game("odd", "(role q) (init (cell 1 1 b))", ["q"], "odd")  # a row from an older manager
+        response = await client.get("/api/games/odd")
+        assert response.status == 200 and (await response.json())["board"] is None
+    finally:
+        await manager.close()
+        store.close()

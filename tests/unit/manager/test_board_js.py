@@ -1,10 +1,15 @@
-"""The web UI's board detection (static/board.js), run with node when it is installed."""
+"""The web UI's board placement (static/board.js, without a DOM), run with node when it is installed.
+
+Drawing itself (data-cell attributes, clicks, piece pictures) is tested in the browser:
+tests/browser/test_boards.py.
+"""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+from typing import Any
 
 from ggp.manager.app import STATIC_DIR
 from tests.prerequisites import needs
@@ -13,43 +18,50 @@ NODE = shutil.which("node")
 
 SCRIPT = """
 const board = require(process.argv[1]);
-const states = JSON.parse(process.argv[2]);
-const tracker = new board.GridTracker();
-const out = [];
-for (const text of states) {
-  tracker.add(board.parseState(text));
-  const grid = board.findGrid(board.parseState(text), tracker.layout());
-  out.push(grid && { name: grid.name, xs: grid.xs, ys: grid.ys, cells: Object.fromEntries(grid.cells),
-                     rest: grid.rest.map(board.fluentText) });
-}
-console.log(JSON.stringify(out));
+const [geometry, state] = JSON.parse(process.argv[2]);
+const placed = board.placeFluents(geometry, board.parseState(state));
+const cells = {};
+for (const [key, entries] of placed.cells) cells[key] = entries.map((e) => [e.label, e.owner, e.piece, board.isEmpty(e)]);
+console.log(JSON.stringify({ cells, rest: placed.rest.map(board.fluentText) }));
 """
 
+TICTACTOE = {"xs": ["1", "2", "3"], "ys": ["3", "2", "1"],
+             "layers": [{"relation": "cell", "arity": 3, "x": 0, "y": 1, "owner": None, "piece": 2}]}
 
-def layouts(states: list[str]) -> list[dict[str, object] | None]:
+
+def place(geometry: dict[str, Any], state: str) -> dict[str, Any]:
     assert NODE is not None
-    result = subprocess.run([NODE, "-e", SCRIPT, str(STATIC_DIR / "board.js"), json.dumps(states)],
+    result = subprocess.run([NODE, "-e", SCRIPT, str(STATIC_DIR / "board.js"), json.dumps([geometry, state])],
                             capture_output=True, text=True, timeout=30, check=True)
     return json.loads(result.stdout)  # type: ignore[no-any-return]
 
 
 @needs(NODE is not None, "node is not installed")
-def test_grid_games_show_a_board_and_other_games_a_fluent_list() -> None:
-    tictactoe = "( (cell 1 1 x) (cell 1 2 b) (cell 2 1 o) (cell 2 2 b) (control oplayer) )"
-    [grid] = layouts([tictactoe])
-    assert grid is not None and grid["name"] == "cell" and grid["xs"] == ["1", "2"] and grid["ys"] == ["1", "2"]
-    assert grid["cells"] == {"1 1": "x", "1 2": "b", "2 1": "o", "2 2": "b"}
-    assert grid["rest"] == ["(control oplayer)"]
-    assert layouts(["( (pile 3) (control a) )"]) == [None]
+def test_cell_fluents_land_on_their_squares_and_the_rest_is_listed() -> None:
+    placed = place(TICTACTOE, "( (cell 1 1 x) (cell 1 2 b) (cell 3 3 o) (control oplayer) )")
+    assert placed["cells"] == {"1 1": [["x", None, "x", False]], "1 2": [["b", None, "b", True]],
+                               "3 3": [["o", None, "o", False]]}
+    assert placed["rest"] == ["(control oplayer)"]
 
 
 @needs(NODE is not None, "node is not installed")
-def test_sparse_boards_grow_with_the_states_seen_and_numbers_sort_numerically() -> None:
-    states = ["( (control red) )", "( (cell 2 1 red) (control black) )",
-              "( (cell 2 1 red) (cell 10 1 black) (control red) )",
-              "( (cell 2 1 red) (cell 10 1 black) (cell 2 2 red) (control black) )"]
-    result = layouts(states)
-    assert result[:2] == [None, None]
-    assert result[2] is not None and result[2]["xs"] == ["2", "10"] and result[2]["ys"] == ["1"]
-    last = result[3]
-    assert last is not None and last["xs"] == ["2", "10"] and last["ys"] == ["1", "2"]
+def test_fluents_off_the_board_or_of_another_arity_are_listed_not_placed() -> None:
+    placed = place(TICTACTOE, "( (cell 4 1 x) (cell 1 1) (mark 1 1 x) )")
+    assert placed["cells"] == {} and placed["rest"] == ["(cell 4 1 x)", "(cell 1 1)", "(mark 1 1 x)"]
+
+
+@needs(NODE is not None, "node is not installed")
+def test_owned_pieces_layers_and_lines() -> None:
+    cell = {"relation": "cell", "arity": 4, "x": 0, "y": 1, "owner": 2, "piece": 3}
+    wall = {"relation": "wall", "arity": 2, "x": 0, "y": 1, "owner": None, "piece": None}
+    sbg: dict[str, Any] = {"xs": ["0", "1"], "ys": ["1", "0"], "layers": [cell, wall]}
+    placed = place(sbg, "( (cell 0 0 white b) (cell 1 1 black p) (wall 1 1) (control white) )")
+    # an owned piece named b (a bishop) is a piece, not a blank square
+    assert placed["cells"] == {"0 0": [["b", "white", "b", False]],
+                               "1 1": [["p", "black", "p", False], ["wall", None, None, False]]}
+    blank = {**sbg, "layers": [cell, {**wall, "relation": "blank"}]}
+    assert place(blank, "( (blank 0 1) )")["cells"] == {"0 1": [["blank", None, None, True]]}
+    line = {"xs": ["1", "2", "3"], "ys": [], "layers": [
+        {"relation": "pos", "arity": 2, "x": 0, "y": None, "owner": None, "piece": 1}]}
+    assert place(line, "( (pos 2 x) (pos 3 b) )")["cells"] == {"2": [["x", None, "x", False]],
+                                                              "3": [["b", None, "b", True]]}
