@@ -7,6 +7,7 @@ facing left.
 
 >>> sorted(BASE_SET)
 ['B', 'K', 'N', 'P', 'Q', 'R']
+>>> from ggp.generation.shapes.outline import to_geometry
 >>> all(to_geometry(shape) is not None for shape in BASE_SET.values())
 True
 """
