@@ -21,7 +21,8 @@ def register(subcommands: Any) -> None:
         "kif/ unless --no-kif.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=9140, help="port (default 9140; 0 = any free port)")
-    parser.add_argument("--db", default="ggp-manager.db", metavar="FILE", help="SQLite database (default ggp-manager.db)")
+    parser.add_argument("--db", default="ggp-manager.db", metavar="FILE",
+                        help="SQLite database (default ggp-manager.db); SBG piece shapes are cached in ggp-shapes/ beside it")
     parser.add_argument("--expose", action="store_true", help="allow binding beyond loopback (needs --token)")
     parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
     parser.add_argument("--engine", default="auto",
@@ -55,6 +56,7 @@ async def _serve(args: argparse.Namespace) -> int:
         start_server,
         wait_for_stop,
     )
+    from ggp.commands._piece_images import shape_cache
     from ggp.files import read_text
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
@@ -65,7 +67,7 @@ async def _serve(args: argparse.Namespace) -> int:
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
     manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings,
-                      translators=game_translators())
+                      translators=game_translators(), piece_images=shape_cache(args.db))
     server = await start_server(manager, args.host, args.port, args.token)
     try:
         if not args.no_kif:
