@@ -15,11 +15,14 @@ growing downwards, as in SVG.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
@@ -34,6 +37,7 @@ CURVE_STEPS = 8
 """Straight pieces each Bezier segment is flattened into for the geometry (visual metrics, overlap)."""
 
 Point = tuple[float, float]
+FloatArray = npt.NDArray[np.float64]
 Kind = Literal["L", "Q", "C"]
 _ARITY = {"L": 1, "Q": 2, "C": 3}
 
@@ -78,31 +82,36 @@ def full_outline(shape: Shape) -> tuple[Point, tuple[Segment, ...]]:
     return shape.start, (*shape.segments, *back)
 
 
-def _bezier(p0: Point, controls: tuple[Point, ...], steps: int) -> list[Point]:
-    points = [p0, *controls]
-    out = []
-    for i in range(1, steps + 1):
-        t = i / steps
-        layer = points
-        while len(layer) > 1:  # de Casteljau
-            layer = [((1 - t) * a[0] + t * b[0], (1 - t) * a[1] + t * b[1]) for a, b in pairwise(layer)]
-        out.append(layer[0])
-    return out
+def _bezier(p0: Point, controls: tuple[Point, ...], steps: int) -> FloatArray:
+    """``steps`` points of a Bezier curve at t = 1/steps ... 1 (Bernstein form), one per row."""
+    points = np.array([p0, *controls])
+    degree = len(points) - 1
+    t = np.arange(1, steps + 1)[:, None] / steps
+    weights = np.hstack([math.comb(degree, k) * t**k * (1 - t) ** (degree - k) for k in range(degree + 1)])
+    result: FloatArray = weights @ points
+    return result
 
 
-def flatten(shape: Shape, steps: int = CURVE_STEPS) -> list[Point]:
-    """The outline as a ring of points (curves sampled at ``steps`` points each), not repeated at the end."""
+def flatten(shape: Shape, steps: int = CURVE_STEPS, chord: float | None = None) -> FloatArray:
+    """The outline as a ring of points (one per row), not repeated at the end: each curve sampled at
+    ``steps`` points, or more where ``chord`` is given, so that no chord is much longer than ``chord``
+    canvas units."""
     start, segments = full_outline(shape)
-    ring = [start]
+    parts = [np.array([start])]
     current = start
     for segment in segments:
         if segment.kind == "L":
-            ring.append(segment.end)
+            parts.append(np.array([segment.end]))
         else:
-            ring.extend(_bezier(current, segment.points, steps))
+            count = steps
+            if chord is not None:
+                hull = sum(math.dist(a, b) for a, b in pairwise((current, *segment.points)))
+                count = max(steps, math.ceil(hull / chord))
+            parts.append(_bezier(current, segment.points, count))
         current = segment.end
-    if len(ring) > 1 and ring[-1] == ring[0]:
-        ring.pop()
+    ring: FloatArray = np.vstack(parts)
+    if len(ring) > 1 and np.array_equal(ring[-1], ring[0]):
+        ring = ring[:-1]
     return ring
 
 

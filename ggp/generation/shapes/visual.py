@@ -24,16 +24,21 @@ from __future__ import annotations
 import math
 from dataclasses import astuple, dataclass, fields
 
+import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry.base import BaseGeometry
 
-from ggp.generation.shapes.outline import CANVAS, Shape, flatten, to_geometry
+from ggp.generation.shapes.outline import CANVAS, FloatArray, Shape, flatten, to_geometry
 
 STRAIGHT_MIN = 10.0
 """Canvas units a run of (nearly) collinear edges must reach to count as a straight line."""
 COLLINEAR_TURN = 2.0
 """Degrees below which consecutive edges count as one straight run (sampled curves turn more per edge)."""
+FINE_CHORD = 3.0
+"""Curves are sampled this finely for the line and corner metrics, so a curve never passes for a chain of
+straight lines or corners; only a curve flatter than 2 degrees per 3 units (radius over 86) merges into
+a straight run."""
 GENTLE_TURN = 30.0
 SHARP_TURN = 75.0
 CORNER_SCALE = 10.0
@@ -77,7 +82,7 @@ def visual_metrics(shape: Shape, geometry: BaseGeometry | None = None) -> Visual
     union = shapely.union(geometry, mirrored).area
     symmetry = shapely.intersection(geometry, mirrored).area / union if union else 0.0
     perimeter = geometry.length
-    straight, sharp, gentle = _edges(flatten(shape))
+    straight, sharp, gentle = _edges(flatten(shape, chord=FINE_CHORD))
     return VisualMetrics(
         v_w=(x1 - x0) / CANVAS, v_h=(y1 - y0) / CANVAS, v_a=area / CANVAS**2,
         v_t1=thirds[0], v_t2=thirds[1], v_t3=thirds[2], v_sy=symmetry,
@@ -86,21 +91,23 @@ def visual_metrics(shape: Shape, geometry: BaseGeometry | None = None) -> Visual
     )
 
 
-def _edges(ring: list[tuple[float, float]]) -> tuple[float, int, int]:
-    """(length of the straight runs, sharp corners, gentle corners) of a closed ring of points."""
-    n = len(ring)
-    edges = [(ring[(i + 1) % n][0] - ring[i][0], ring[(i + 1) % n][1] - ring[i][1]) for i in range(n)]
-    edges = [e for e in edges if e != (0.0, 0.0)]
-    turns = []
-    for (ax, ay), (bx, by) in zip(edges, edges[1:] + edges[:1]):
-        turns.append(abs(math.degrees(math.atan2(ax * by - ay * bx, ax * bx + ay * by))))
-    # Merge nearly collinear edges into runs; a run starts after a turn of COLLINEAR_TURN or more.
-    breaks = [i for i, turn in enumerate(turns) if turn >= COLLINEAR_TURN]
+def _edges(points: FloatArray) -> tuple[float, int, int]:
+    """(length of the straight runs, sharp corners, gentle corners) of a closed ring of points (rows)."""
+    edges = np.roll(points, -1, axis=0) - points
+    edges = edges[np.any(edges != 0.0, axis=1)]
+    following = np.roll(edges, -1, axis=0)
+    cross = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
+    dot = np.einsum("ij,ij->i", edges, following)
+    turns = np.abs(np.degrees(np.arctan2(cross, dot)))  # turns[i]: from edge i to edge i + 1
+    lengths = np.hypot(edges[:, 0], edges[:, 1])
+    # Merge nearly collinear edges into runs; a run ends at a turn of COLLINEAR_TURN or more.
+    breaks = np.flatnonzero(turns >= COLLINEAR_TURN)
     straight = 0.0
-    if breaks:
-        for start, stop in zip(breaks, breaks[1:] + [breaks[0] + len(edges)]):
-            run = sum(math.hypot(*edges[(i + 1) % len(edges)]) for i in range(start, stop))
-            straight += run if run >= STRAIGHT_MIN else 0.0
-    sharp = sum(turn > SHARP_TURN for turn in turns)
-    gentle = sum(GENTLE_TURN <= turn <= SHARP_TURN for turn in turns)
+    if breaks.size:
+        shifted = np.roll(lengths, -(int(breaks[-1]) + 1))  # start just after the last break: runs never wrap
+        ends = np.sort((breaks - breaks[-1] - 1) % len(lengths))
+        totals = np.diff(np.concatenate(([0.0], np.cumsum(shifted)[np.sort(ends)])))
+        straight = float(totals[totals >= STRAIGHT_MIN].sum())
+    sharp = int(np.count_nonzero(turns > SHARP_TURN))
+    gentle = int(np.count_nonzero((turns >= GENTLE_TURN) & (turns <= SHARP_TURN)))
     return straight, sharp, gentle
