@@ -34,6 +34,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--step-cap-outcome", choices=("draw", "abort"), default="draw",
                         help="a match at the step cap is a draw (every role 50; the default) or aborted")
     parser.add_argument("--no-kif", action="store_true", help="do not load the games in kif/")
+    parser.add_argument("--sbg", action="append", default=[], type=Path, metavar="DIR",
+                        help="also load every .sbg game in DIR, e.g. games/ (repeatable; their pieces get shapes)")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -57,12 +59,17 @@ async def _serve(args: argparse.Namespace) -> int:
         wait_for_stop,
     )
     from ggp.commands._piece_images import shape_cache
+    from ggp.errors import InputError
     from ggp.files import read_text
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
 
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
+    for directory in args.sbg:
+        if not directory.is_dir():
+            raise InputError(f"--sbg {str(directory)!r} is not a directory")
+    sbg_games = [path for directory in args.sbg for path in sorted(directory.glob("*.sbg"))]
     host = f"[{args.host}]" if ":" in args.host else args.host
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
@@ -72,6 +79,7 @@ async def _serve(args: argparse.Namespace) -> int:
     try:
         if not args.no_kif:
             await load_games(manager, kif_games())
+        await load_games(manager, sbg_games)
         for spec in specs:
             tournament_id = await manager.start_tournament(spec)
             print(f"tournament {tournament_id} ({spec.name}) started", flush=True)

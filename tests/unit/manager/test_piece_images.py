@@ -98,3 +98,17 @@ async def test_unknown_games_pieces_owners_and_kif_games_get_404(
 async def test_without_piece_images_every_piece_is_404(aiohttp_client: ClientFactory, manager: Manager) -> None:
     client = await aiohttp_client(create_app(manager))
     assert (await client.get("/api/games/any/pieces/p-white.svg")).status == 404
+
+
+async def test_load_games_adds_sbg_files_as_sbg_and_kif_files_as_kif(
+    tmp_path: Path, shapes_manager: tuple[Manager, CountingCache]
+) -> None:
+    from ggp.commands._manager_server import load_games
+
+    manager, _ = shapes_manager
+    (tmp_path / "tiny.sbg").write_text(TINY_SBG)
+    (tmp_path / "nim.kif").write_text(NIM_KIF)
+    assert await load_games(manager, [tmp_path / "tiny.sbg", tmp_path / "nim.kif"]) == ["tiny", "nim"]
+    assert manager.store.source("tiny", 1) == ("sbg", TINY_SBG)
+    assert manager.store.source("nim", 1) is None
+    assert await manager.piece_svg("tiny", "p", "black") is not None
