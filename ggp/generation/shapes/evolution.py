@@ -116,7 +116,7 @@ class _Run:
 
     def run(self, variant: Variant) -> dict[str, Shape]:
         p = self.params
-        populations = {letter: self._initial(target) for letter, target in self.targets.items()}
+        populations = {letter: self._initial(letter) for letter in self.targets}
         plan = {"individual": [(p.generations, False)], "one-stage": [(p.generations, True)],
                 "two-stage": [(p.generations, False), (p.novelty_generations, True)]}[variant]
         for generations, novelty in plan:
@@ -155,8 +155,8 @@ class _Run:
 
     # --- populations ---------------------------------------------------------------------------
 
-    def _initial(self, target: Target) -> list[_Scored]:
-        letter = next(k for k, t in self.targets.items() if t is target)
+    def _initial(self, letter: str) -> list[_Scored]:
+        target = self.targets[letter]
         letters, weights = list(target.weights), list(target.weights.values())
         population: list[_Scored] = []
         from_base = round(self.params.base_share * self.params.population)

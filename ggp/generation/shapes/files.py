@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ggp.generation.shapes import PieceShape
 from ggp.generation.shapes.outline import svg_document
-from ggp.generation.shapes.visual import visual_metrics
+from ggp.generation.shapes.visual import VisualMetrics, visual_metrics
 
 COLOURS = {"white": ("#ffffff", "#000000"), "black": ("#000000", "#ffffff")}
 """Owner -> (fill, outline)."""
@@ -43,8 +43,7 @@ def contact_sheet(game_name: str, pieces: Sequence[PieceShape]) -> str:
     rows = []
     for piece in pieces:
         strategic = " ".join(f"{n}={v:.2f}" for n, v in zip(piece.strategic.names(), piece.strategic.vector()))
-        visual = " ".join(f"{n}={v:.2f}" for n, v in zip(visual_metrics(piece.shape).names(),
-                                                          visual_metrics(piece.shape).vector()))
+        visual = " ".join(f"{n}={v:.2f}" for n, v in zip(VisualMetrics.names(), visual_metrics(piece.shape).vector()))
         weights = ", ".join(f"{k} {w:.2f}" for k, w in piece.target.weights.items())
         images = "".join(f'<img src="{piece_file(piece.letter, owner)}" alt="{piece.letter} {owner}" width="100" '
                          f'height="100">' for owner in COLOURS)
