@@ -112,3 +112,10 @@ async def test_load_games_adds_sbg_files_as_sbg_and_kif_files_as_kif(
     assert manager.store.source("tiny", 1) == ("sbg", TINY_SBG)
     assert manager.store.source("nim", 1) is None
     assert await manager.piece_svg("tiny", "p", "black") is not None
+
+
+def test_serve_refuses_an_sbg_directory_that_does_not_exist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ggp.cli import main
+
+    assert main(["serve", "--sbg", str(tmp_path / "nosuch"), "--db", str(tmp_path / "m.db"), "--port", "0"]) == 1
+    assert capsys.readouterr().err == f"ggp serve: --sbg {str(tmp_path / 'nosuch')!r} is not a directory\n"
