@@ -30,7 +30,7 @@ Square = tuple[int, int]
 class StrategicMetrics:
     """The ten strategic metrics of one piece type (all floats; see docs/shapes.md for each).
 
-    s_po population share, s_em / s_ec share of move endings onto empty / enemy squares, s_pw / s_cw
+    s_po population share, s_em / s_ec share of the distinct move endings onto empty / enemy squares, s_pw / s_cw
     whether the piece takes part in a placement / capture goal, s_ba mean share of the board it can
     reach, s_mr mean number of moves to its farthest reachable square, s_lm mean number of relaxed
     moves on the board, s_sd mean length of one step, s_dd mean length of a whole move.
@@ -79,7 +79,9 @@ def piece_metrics(game: SbgGame, letter: str) -> StrategicMetrics:
     if rule is None:  # an immobile piece: no moves, reaches only its own square
         return StrategicMetrics(s_po, 0.0, 0.0, s_pw, s_cw, 1 / (game.width * game.height), 0.0, 0.0, 0.0, 0.0)
     nfa = compile_regex(rule.regex)
-    endings = [letter_ for j in nfa.accepting if (letter_ := nfa.letters[j]) is not None]
+    # Distinct ending letters: a letter that ends several words (the pawn's step, also the last letter of
+    # chess.sbg's double step) is one kind of move ending, not several.
+    endings = {letter_ for j in nfa.accepting if (letter_ := nfa.letters[j]) is not None}
     s_em = sum(e.on == "e" for e in endings) / len(endings)
     s_ec = sum(e.on == "p" for e in endings) / len(endings)
     moves = _relaxed_moves(nfa, game.width, game.height, sign)
