@@ -29,14 +29,13 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Literal, get_args
 
-import shapely
 from shapely.geometry.base import BaseGeometry
 
 from ggp.errors import InputError
 from ggp.generation.shapes.base_set import BASE_SET
 from ggp.generation.shapes.mapping import Target
 from ggp.generation.shapes.outline import AXIS, CANVAS, MARGIN, Point, Segment, Shape, full_outline, to_geometry
-from ggp.generation.shapes.visual import visual_metrics
+from ggp.generation.shapes.visual import overlap, visual_metrics
 
 Variant = Literal["two-stage", "one-stage", "individual"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
@@ -92,12 +91,6 @@ class _Scales:
         return math.sqrt(sum(((x - y) / s) ** 2 for x, y, s in zip(a, b, self.values)) / len(self.values))
 
 
-def overlap(a: BaseGeometry, b: BaseGeometry) -> float:
-    """Intersection over union of two outlines' areas (1 = the same area, 0 = disjoint)."""
-    union = shapely.union(a, b).area
-    return shapely.intersection(a, b).area / union if union else 0.0
-
-
 def evolve(targets: Mapping[str, Target], variant: Variant = "two-stage", seed: int = 0,
            params: EvolutionParams | None = None) -> dict[str, Shape]:
     """The best outline found for every piece (keyed like ``targets``); raises :class:`InputError` for an
@@ -140,14 +133,17 @@ class _Run:
         geometry = to_geometry(shape)
         if geometry is None:
             return None
-        vector = visual_metrics(shape, geometry).vector()
+        try:
+            vector = visual_metrics(shape, geometry).vector()
+        except ValueError:  # GEOS could not overlay it with its mirror image: treat it as malformed
+            return None
         return _Scored(shape, geometry, self.scales.distance(vector, self.targets[letter].visual))
 
     def _fitness(self, scored: _Scored, others: Mapping[str, BaseGeometry]) -> float:
         if not others:
             return scored.distance
         floor = self.params.novelty_floor
-        worst = max(overlap(scored.geometry, g) for g in others.values())
+        worst = max(_safe_overlap(scored.geometry, g) for g in others.values())
         return scored.distance + self.params.novelty_weight * max(0.0, worst - floor) / (1 - floor)
 
     def _best(self, population: list[_Scored], others: Mapping[str, BaseGeometry]) -> _Scored:
@@ -247,6 +243,14 @@ class _Run:
             start, whole = full_outline(shape)
             return _repair(Shape(start, whole, False))
         return _repair(replace(shape, segments=tuple(segments)))
+
+
+def _safe_overlap(a: BaseGeometry, b: BaseGeometry) -> float:
+    """:func:`overlap`, counting outlines GEOS cannot overlay as fully overlapping (the worst case)."""
+    try:
+        return overlap(a, b)
+    except ValueError:
+        return 1.0
 
 
 def _jitter(point: Point, sigma: float, rng: random.Random) -> Point:

@@ -118,6 +118,9 @@ def flatten(shape: Shape, steps: int = CURVE_STEPS, chord: float | None = None) 
 def to_polygon(shape: Shape, steps: int = CURVE_STEPS) -> Polygon:
     """The outline as a shapely polygon (possibly invalid when the outline crosses itself)."""
     ring = flatten(shape, steps)
+    # Repeated points (a zero-length segment) make GEOS's overlay operations fail: drop them.
+    keep = np.any(ring != np.roll(ring, 1, axis=0), axis=1)
+    ring = ring[keep] if keep.any() else ring[:1]
     return Polygon(ring) if len(ring) >= 3 else Polygon()
 
 

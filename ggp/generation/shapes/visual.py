@@ -26,6 +26,7 @@ from dataclasses import astuple, dataclass, fields
 
 import numpy as np
 import shapely
+import shapely.errors
 from shapely import affinity
 from shapely.geometry.base import BaseGeometry
 
@@ -78,9 +79,7 @@ def visual_metrics(shape: Shape, geometry: BaseGeometry | None = None) -> Visual
     third = (y1 - y0) / 3
     thirds = [shapely.clip_by_rect(geometry, x0, y0 + i * third, x1, y0 + (i + 1) * third).area / area
               for i in range(3)]
-    mirrored = affinity.scale(geometry, xfact=-1, origin=((x0 + x1) / 2, 0))
-    union = shapely.union(geometry, mirrored).area
-    symmetry = shapely.intersection(geometry, mirrored).area / union if union else 0.0
+    symmetry = overlap(geometry, affinity.scale(geometry, xfact=-1, origin=((x0 + x1) / 2, 0)))
     perimeter = geometry.length
     straight, sharp, gentle = _edges(flatten(shape, chord=FINE_CHORD))
     return VisualMetrics(
@@ -89,6 +88,25 @@ def visual_metrics(shape: Shape, geometry: BaseGeometry | None = None) -> Visual
         v_pe=4 * math.pi * area / perimeter**2, v_sl=straight / perimeter,
         v_sa=sharp / CORNER_SCALE, v_ga=gentle / CORNER_SCALE,
     )
+
+
+def overlap(a: BaseGeometry, b: BaseGeometry) -> float:
+    """Intersection over union of two areas (1 = the same area, 0 = disjoint). When GEOS cannot overlay
+    them (outlines that nearly touch themselves, made invalid by rounding, e.g. in a mirror image), both are
+    cleaned with a zero-width buffer and overlaid again; raises ``ValueError`` if that fails too."""
+    try:
+        return _iou(a, b)
+    except shapely.errors.GEOSException:
+        pass
+    try:
+        return _iou(a.buffer(0), b.buffer(0))
+    except shapely.errors.GEOSException as exc:
+        raise ValueError(f"cannot overlay the outlines: {exc}") from exc
+
+
+def _iou(a: BaseGeometry, b: BaseGeometry) -> float:
+    union = shapely.union(a, b).area
+    return float(shapely.intersection(a, b).area / union) if union else 0.0
 
 
 def _edges(points: FloatArray) -> tuple[float, int, int]:

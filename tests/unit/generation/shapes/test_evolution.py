@@ -9,11 +9,11 @@ import pytest
 from ggp.errors import InputError
 from ggp.generation.shapes import EvolutionParams, piece_shapes
 from ggp.generation.shapes.base_set import BASE_SET, CHESS
-from ggp.generation.shapes.evolution import _crossover, _Run, _split, evolve, overlap
+from ggp.generation.shapes.evolution import _crossover, _Run, _split, evolve
 from ggp.generation.shapes.files import piece_documents
 from ggp.generation.shapes.mapping import Target
 from ggp.generation.shapes.outline import AXIS, MARGIN, Segment, Shape, to_geometry, to_polygon
-from ggp.generation.shapes.visual import visual_metrics
+from ggp.generation.shapes.visual import overlap, visual_metrics
 
 SMALL = EvolutionParams(population=8, generations=4, novelty_generations=3)
 

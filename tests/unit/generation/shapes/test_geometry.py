@@ -69,3 +69,12 @@ def test_svg_documents_are_well_formed_and_coloured() -> None:
     path = root.find("{http://www.w3.org/2000/svg}path")
     assert path is not None and path.get("fill") == "#000000" and path.get("stroke") == "#ffffff"
     assert "<script" not in document
+
+
+def test_an_outline_with_a_repeated_point_still_gets_its_metrics() -> None:
+    # Found by the evolution: the zero-length segment "L52 178L52 178" made GEOS's union with the mirror fail.
+    shape = parse_path("M100 20C110 20 112 32 105 36C126 52 136 78 126 100L112 110L126 116L114 124C120 146 136 158 146 166"
+                       "L148 178L92.5 177.6L53.2 170.8L52 178L52 178L54 166C64 158 80 146 86 124L74 116L88 110L74 100"
+                       "C71.5 94.5 70.2 88.8 63.7 89.8C70.2 78.1 71.5 73.2 74 69.3C76.8 54.5 84.5 44 95 36C88 32 90 20 100 20Z")
+    metrics = visual_metrics(shape)
+    assert 0.5 < metrics.v_sy < 1.0 and 0 < metrics.v_a < 1
