@@ -21,7 +21,8 @@ def register(subcommands: Any) -> None:
         "kif/ unless --no-kif.")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=9140, help="port (default 9140; 0 = any free port)")
-    parser.add_argument("--db", default="ggp-manager.db", metavar="FILE", help="SQLite database (default ggp-manager.db)")
+    parser.add_argument("--db", default="ggp-manager.db", metavar="FILE",
+                        help="SQLite database (default ggp-manager.db); SBG piece shapes are cached in ggp-shapes/ beside it")
     parser.add_argument("--expose", action="store_true", help="allow binding beyond loopback (needs --token)")
     parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
     parser.add_argument("--engine", default="auto",
@@ -33,6 +34,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--step-cap-outcome", choices=("draw", "abort"), default="draw",
                         help="a match at the step cap is a draw (every role 50; the default) or aborted")
     parser.add_argument("--no-kif", action="store_true", help="do not load the games in kif/")
+    parser.add_argument("--sbg", action="append", default=[], type=Path, metavar="DIR",
+                        help="also load every .sbg game in DIR, e.g. games/ (repeatable; their pieces get shapes)")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -61,21 +64,29 @@ async def _serve(args: argparse.Namespace) -> int:
         start_server,
         wait_for_stop,
     )
+    from ggp.commands._piece_images import shape_cache
+    from ggp.errors import InputError
     from ggp.files import read_text
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
 
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
+    for directory in args.sbg:
+        if not directory.is_dir():
+            raise InputError(f"--sbg {str(directory)!r} is not a directory")
+    sbg_games = [path for directory in args.sbg for path in sorted(directory.glob("*.sbg"))]
     host = f"[{args.host}]" if ":" in args.host else args.host
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
     manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings,
-                      translators=game_translators(), fluent_domain=board_fluents)
+                      translators=game_translators(), fluent_domain=board_fluents,
+                      piece_images=shape_cache(args.db))
     server = await start_server(manager, args.host, args.port, args.token)
     try:
         if not args.no_kif:
             await load_games(manager, kif_games())
+        await load_games(manager, sbg_games)
         for spec in specs:
             tournament_id = await manager.start_tournament(spec)
             print(f"tournament {tournament_id} ({spec.name}) started", flush=True)

@@ -10,6 +10,7 @@ Routes (all JSON unless said otherwise)::
 
     GET  /api/games                    POST /api/games {key, kif | sbg, name?}
     GET  /api/games/{key}?version=     GET  /games/{key}/v{n}/  (+ rulesheet.kif)
+    GET  /api/games/{key}/pieces/{piece}-{owner}.svg  (image/svg+xml; games uploaded as SBG)
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
     GET  /api/matches?status=&game=&player=&tournament=&limit=
@@ -29,6 +30,7 @@ import asyncio
 import hmac
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -213,6 +215,19 @@ async def get_game(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(reason="unknown game")
     return web.json_response({"key": row.key, "name": row.name, "version": row.version, "roles": list(row.roles),
                               "kif": row.kif, "gameMetaURL": manager.game_url(row), "board": await manager.board(row)})
+
+
+PIECE_FILE = re.compile(r"([A-Za-z])-(white|black)\.svg")
+"""``{piece}-{owner}.svg``: an SBG piece letter as the GDL ``(cell x y owner type)`` names it, and its owner."""
+
+
+async def piece_image(request: web.Request) -> web.Response:
+    """The generated shape of a piece of an SBG game (made once per game, then cached); 404 otherwise."""
+    match = PIECE_FILE.fullmatch(request.match_info["file"])
+    svg = await request.app[MANAGER].piece_svg(request.match_info["key"], *match.groups()) if match else None
+    if svg is None:
+        raise web.HTTPNotFound(reason="unknown game or piece")
+    return web.Response(body=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=60"})
 
 
 async def game_metadata(request: web.Request) -> web.Response:
@@ -466,6 +481,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_get("/api/games", list_games)
     add.add_post("/api/games", add_game)
     add.add_get("/api/games/{key}", get_game)
+    add.add_get("/api/games/{key}/pieces/{file}", piece_image)
     add.add_get(r"/games/{key}/v{version:\d+}/", game_metadata)
     add.add_get(r"/games/{key}/v{version:\d+}/{file}", game_metadata)
     add.add_get("/api/players", list_players)

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ggp.errors import GgpError, InputError
 from ggp.gdl.parser import parse_kif
@@ -56,6 +56,16 @@ FluentDomain = Callable[[Description], frozenset[Term]]
 :class:`~ggp.errors.GgpError` when it cannot tell. The CLI wires the reasoner's (``base``, else the
 relaxed domain, bounded in a child process)."""
 GAME_FORMAT = "kif"
+
+
+class PieceImages(Protocol):
+    """Pictures of a game's pieces, made from the text the game was uploaded in (the CLI wires generated
+    SBG piece shapes, cached on disk). Blocking; the manager calls it from a worker thread."""
+
+    def svg(self, game_format: str, source: str, piece: str, owner: str) -> bytes | None:
+        """The SVG image of ``piece`` (as the GDL names it) for ``owner``, or ``None`` when the game has no
+        such piece or this format has no pictures."""
+        ...
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
@@ -129,11 +139,13 @@ class Manager:
     def __init__(self, store: Store, machine_factory: MachineFactory, launcher: PlayerLauncher | None = None,
                  settings: ManagerSettings | None = None, transport: Transport | None = None,
                  translators: Mapping[str, GameTranslator] | None = None,
-                 fluent_domain: FluentDomain | None = None) -> None:
+                 fluent_domain: FluentDomain | None = None, piece_images: PieceImages | None = None) -> None:
         self.store = store
         self._fluent_domain = fluent_domain
         self._boards: dict[tuple[str, int], dict[str, Any] | None] = {}
         self._translators = dict(translators or {})
+        self._piece_images = piece_images
+        self._piece_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self.settings = settings or ManagerSettings()
         self._machine_factory = machine_factory
         self._launcher = launcher
@@ -188,6 +200,7 @@ class Manager:
             raise InputError(f"game key {key!r} must be 1-64 letters, digits, '_' or '-'")
         if len(name) > 200:
             raise InputError("game name is longer than 200 characters")
+        source = kif
         if game_format != GAME_FORMAT:
             translator = self._translators.get(game_format)
             if translator is None:
@@ -207,9 +220,25 @@ class Manager:
         if uses_sees(description) and not isinstance(machine, PerceptMachine):
             raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
         row = self.store.add_game(key, kif, [str(role) for role in machine.roles], name or key)
+        if game_format != GAME_FORMAT:
+            self.store.set_source(row.key, row.version, game_format, source)
         self._machines.setdefault((row.key, row.version), (description, machine))
         log.info("game %s v%d stored", key, row.version)
         return row
+
+    async def piece_svg(self, key: str, piece: str, owner: str) -> bytes | None:
+        """The picture of a piece of the latest version of a game, or ``None`` (unknown game or piece, a game
+        uploaded as KIF, no :class:`PieceImages` wired). One picture is made at a time per game, so the
+        first request makes (and caches) a game's pictures and the requests waiting behind it read them."""
+        row = self.store.game(key)
+        if row is None or self._piece_images is None:
+            return None
+        found = self.store.source(row.key, row.version)
+        if found is None:
+            return None
+        game_format, source = found
+        async with self._piece_locks.setdefault((row.key, row.version), asyncio.Lock()):
+            return await asyncio.to_thread(self._piece_images.svg, game_format, source, piece, owner)
 
     def game_url(self, row: GameRow) -> str:
         return f"{self.settings.public_url}/games/{row.key}/v{row.version}/"

@@ -33,6 +33,9 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     key TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, kif TEXT NOT NULL,
     roles TEXT NOT NULL, added REAL NOT NULL, PRIMARY KEY (key, version));
+CREATE TABLE IF NOT EXISTS game_sources (
+    key TEXT NOT NULL, version INTEGER NOT NULL, format TEXT NOT NULL, source TEXT NOT NULL,
+    PRIMARY KEY (key, version));
 CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY, kind TEXT NOT NULL, url TEXT, builtin TEXT,
     suspended INTEGER NOT NULL DEFAULT 0, fail_streak INTEGER NOT NULL DEFAULT 0, added REAL NOT NULL);
@@ -175,6 +178,18 @@ class Store:
             "SELECT g.* FROM games g JOIN (SELECT key, MAX(version) AS v FROM games GROUP BY key) m "
             "ON g.key = m.key AND g.version = m.v ORDER BY g.key").fetchall()
         return [self._game_row(row) for row in rows]
+
+    def set_source(self, key: str, version: int, game_format: str, source: str) -> None:
+        """Keep the text a game version was translated from (e.g. its SBG rules, which the piece shapes
+        are made from); the same version again replaces it."""
+        self._db.execute("INSERT OR REPLACE INTO game_sources (key, version, format, source) VALUES (?, ?, ?, ?)",
+                         (key, version, game_format, source))
+
+    def source(self, key: str, version: int) -> tuple[str, str] | None:
+        """(format, text) a game version was translated from, or ``None`` for a game uploaded as KIF."""
+        row = self._db.execute("SELECT format, source FROM game_sources WHERE key = ? AND version = ?",
+                               (key, version)).fetchone()
+        return (row["format"], row["source"]) if row else None
 
     @staticmethod
     def _game_row(row: sqlite3.Row) -> GameRow:

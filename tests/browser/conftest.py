@@ -89,6 +89,7 @@ class ManagerThread:
     async def _start(self) -> None:
         from ggp.commands._manager_glue import board_fluents, game_translators, machine_factory
         from ggp.commands._manager_server import load_games, open_store, start_server
+        from ggp.commands._piece_images import shape_cache
         from ggp.manager.launcher import AppLauncher
         from ggp.manager.service import Manager, ManagerSettings
         from ggp.players.legal_player import LegalPlayer
@@ -100,7 +101,8 @@ class ManagerThread:
             "slow": lambda: create_player_app(lambda: SlowPlayer(seed=7), "slow", machine_factory=machines),
         })
         manager = Manager(open_store(str(self.db)), machines, launcher, ManagerSettings(suspend_after=self.suspend_after),
-                          translators=game_translators(), fluent_domain=board_fluents)
+                          translators=game_translators(), fluent_domain=board_fluents,
+                          piece_images=shape_cache(str(self.db)))
         self._server = await start_server(manager, "127.0.0.1", 0, self.token)
         self.url = self._server.url
         await load_games(manager, [path for path in (TIC_TAC_TOE, ROCK_PAPER_SCISSORS) if path.is_file()])

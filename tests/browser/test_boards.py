@@ -9,6 +9,7 @@ PNG, and several distinct colours (light and dark squares, pieces).
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,9 +114,14 @@ def test_an_sbg_board_is_chequered_with_white_and_black_pieces(page: Page, manag
     expect(page.locator('td.cell[data-cell="1 0"]')).to_have_class(re.compile(r"\blight\b"))
     assert page.locator("table.board thead th").all_inner_texts() == ["", "0", "1", "2", "3", "4"]
     assert page.locator("table.board tbody th").all_inner_texts() == ["4", "3", "2", "1", "0"]
-    # Each of the 20 pieces is its picture, or (while the picture route is missing) its letter.
-    pieces = page.locator("table.board td.cell .piece-img, table.board td.cell .piece-letter")
-    expect(pieces).to_have_count(20)
+    # Each of the 20 pieces is its generated shape (made on the first request, so allow for that).
+    loaded = "[...document.querySelectorAll('table.board td.cell img.piece-img')]" \
+             ".filter(i => i.complete && i.naturalWidth > 0).length"
+    deadline = time.monotonic() + 240
+    while page.evaluate(loaded) < 20 and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+    assert page.evaluate(loaded) == 20
+    expect(page.locator("table.board td.cell .piece-letter")).to_have_count(0)
     expect(page.locator("td.cell .owner-white")).to_have_count(10)
     expect(page.locator("td.cell .owner-black")).to_have_count(10)
     king = page.locator('td.cell[data-cell="4 0"]')

@@ -1,0 +1,121 @@
+"""``GET /api/games/{game}/pieces/{piece}-{owner}.svg``: generated shapes of SBG games, made once and cached."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient
+
+from ggp.commands._piece_images import ShapeCache
+from ggp.generation.shapes import EvolutionParams
+from ggp.manager.app import SECURITY_HEADERS, create_app
+from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.store import Store
+from tests.helpers.manager_machines import NIM_KIF
+from tests.prerequisites import require_module
+from tests.unit.manager.conftest import FAST
+from tests.unit.manager.test_api_input import TINY_SBG
+
+Client = TestClient[web.Request, web.Application]
+ClientFactory = Callable[[web.Application], Awaitable[Client]]
+
+SMALL = EvolutionParams(population=6, generations=3, novelty_generations=2)
+
+
+class CountingCache(ShapeCache):
+    """Counts how often a game's shapes are generated."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory, params=SMALL)
+        self.generated = 0
+
+    def _generate(self, source: str, folder: Path) -> None:
+        self.generated += 1
+        super()._generate(source, folder)
+
+
+@pytest.fixture
+async def shapes_manager(tmp_path: Path) -> AsyncIterator[tuple[Manager, CountingCache]]:
+    require_module("clingo")
+    from ggp.commands._manager_glue import game_translators, machine_factory
+
+    store = Store(":memory:")
+    cache = CountingCache(tmp_path / "ggp-shapes")
+    manager = Manager(store, machine_factory("clingo"), settings=ManagerSettings(deadlines=FAST),
+                      translators=game_translators(), piece_images=cache)
+    yield manager, cache
+    await manager.close()
+    store.close()
+
+
+async def test_an_sbg_games_pieces_are_svg_images_generated_once_and_cached_on_disk(
+    aiohttp_client: ClientFactory, shapes_manager: tuple[Manager, CountingCache]
+) -> None:
+    manager, cache = shapes_manager
+    client = await aiohttp_client(create_app(manager))
+    assert (await client.post("/api/games", json={"key": "tiny", "sbg": TINY_SBG})).status == 201
+    urls = [f"/api/games/tiny/pieces/{name}.svg" for name in ("p-white", "p-black", "P-white", "p-white")]
+    replies = await asyncio.gather(*(client.get(url) for url in urls))
+    bodies = [await reply.read() for reply in replies]
+    for reply in replies:
+        assert reply.status == 200 and reply.content_type == "image/svg+xml"
+        for name, value in SECURITY_HEADERS.items():
+            assert reply.headers[name] == value
+    white, black = (ElementTree.fromstring(body).find("{http://www.w3.org/2000/svg}path") for body in bodies[:2])
+    assert white is not None and black is not None
+    assert (white.get("fill"), white.get("stroke")) == ("#ffffff", "#000000")
+    assert (black.get("fill"), black.get("stroke")) == ("#000000", "#ffffff")
+    assert white.get("d") == black.get("d") and bodies[0] == bodies[2] == bodies[3]
+    assert cache.generated == 1
+    [folder] = cache.directory.iterdir()
+    assert sorted(path.name for path in folder.iterdir()) == ["index.html", "p-black.svg", "p-white.svg"]
+
+    restarted = CountingCache(cache.directory)  # a new manager process finds the files on disk
+    assert restarted.svg("sbg", TINY_SBG, "p", "white") == bodies[0] and restarted.generated == 0
+
+
+async def test_unknown_games_pieces_owners_and_kif_games_get_404(
+    aiohttp_client: ClientFactory, shapes_manager: tuple[Manager, CountingCache]
+) -> None:
+    manager, cache = shapes_manager
+    client = await aiohttp_client(create_app(manager))
+    assert (await client.post("/api/games", json={"key": "tiny", "sbg": TINY_SBG})).status == 201
+    assert (await client.post("/api/games", json={"key": "nim", "kif": NIM_KIF})).status == 201
+    for path in ("nosuch/pieces/p-white.svg", "tiny/pieces/q-white.svg", "tiny/pieces/p-red.svg",
+                 "tiny/pieces/pp-white.svg", "tiny/pieces/p-white.png", "tiny/pieces/..%2Fx-white.svg",
+                 "nim/pieces/p-white.svg"):
+        reply = await client.get(f"/api/games/{path}")
+        assert reply.status == 404, path
+        assert "error" in await reply.json()
+    assert cache.generated == 1  # the tiny game once (for the unknown piece); never the KIF game
+
+
+async def test_without_piece_images_every_piece_is_404(aiohttp_client: ClientFactory, manager: Manager) -> None:
+    client = await aiohttp_client(create_app(manager))
+    assert (await client.get("/api/games/any/pieces/p-white.svg")).status == 404
+
+
+async def test_load_games_adds_sbg_files_as_sbg_and_kif_files_as_kif(
+    tmp_path: Path, shapes_manager: tuple[Manager, CountingCache]
+) -> None:
+    from ggp.commands._manager_server import load_games
+
+    manager, _ = shapes_manager
+    (tmp_path / "tiny.sbg").write_text(TINY_SBG)
+    (tmp_path / "nim.kif").write_text(NIM_KIF)
+    assert await load_games(manager, [tmp_path / "tiny.sbg", tmp_path / "nim.kif"]) == ["tiny", "nim"]
+    assert manager.store.source("tiny", 1) == ("sbg", TINY_SBG)
+    assert manager.store.source("nim", 1) is None
+    assert await manager.piece_svg("tiny", "p", "black") is not None
+
+
+def test_serve_refuses_an_sbg_directory_that_does_not_exist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ggp.cli import main
+
+    assert main(["serve", "--sbg", str(tmp_path / "nosuch"), "--db", str(tmp_path / "m.db"), "--port", "0"]) == 1
+    assert capsys.readouterr().err == f"ggp serve: --sbg {str(tmp_path / 'nosuch')!r} is not a directory\n"
