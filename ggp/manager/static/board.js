@@ -23,8 +23,8 @@ function fluentText(f) { return Array.isArray(f) ? "(" + f.map(fluentText).join(
 // coordinates, over every state seen so far (games such as connect four list only filled cells).
 const COORD = /^[a-z0-9]{1,2}$/;
 
-function isCellFact(f) {
-  return Array.isArray(f) && f.length === 4 && f.slice(1).every((x) => !Array.isArray(x)) && COORD.test(f[1]) && COORD.test(f[2]);
+function isCellFact(f) {  // (cell x y piece), or SBG's (cell x y owner type)
+  return Array.isArray(f) && (f.length === 4 || f.length === 5) && f.slice(1).every((x) => !Array.isArray(x)) && COORD.test(f[1]) && COORD.test(f[2]);
 }
 
 class GridTracker {
@@ -55,7 +55,7 @@ function findGrid(fluents, layout) {
   const cells = new Map();
   const rest = [];
   for (const f of fluents) {
-    if (isCellFact(f) && f[0] === layout.name) cells.set(f[1] + " " + f[2], f[3]);
+    if (isCellFact(f) && f[0] === layout.name) cells.set(f[1] + " " + f[2], f.slice(3).join(" "));
     else rest.push(f);
   }
   return { name: layout.name, xs: layout.xs, ys: layout.ys, cells, rest };
