@@ -125,6 +125,10 @@ async def _round_robins(manager: Manager, games: list[str], players: list[str], 
                 log.warning("demo: %s skipped: %s", key, exc)
                 continue
             await manager.wait_tournament(tournament_id)
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():  # wait_tournament shields: stop here
+                await manager.abort_tournament(tournament_id)
+                raise asyncio.CancelledError
             if rounds is not None:
                 _print_standings(manager, key, tournament_id, args.matches_per_pairing)
         done += 1

@@ -103,7 +103,7 @@ async def test_a_person_plays_a_whole_match_through_the_move_route(patient: Clie
 
 
 async def test_a_person_who_lets_the_clock_run_out_gets_a_random_legal_move_marked_to(hasty: Client) -> None:
-    match_id, secrets = await start(hasty, ["you", "random"])
+    match_id, _ = await start(hasty, ["you", "random"])
     for _ in range(200):
         record = await (await hasty.get(f"/api/matches/{match_id}")).json()
         if record["isCompleted"] or record["isAborted"]:
@@ -163,7 +163,7 @@ async def test_illegal_unreadable_late_and_unknown_field_moves_are_refused_with_
 
 
 async def test_a_finished_matchs_view_is_public_and_people_stay_out_of_tournaments(patient: Client) -> None:
-    match_id, secrets = await start(patient, ["random", "you"], game="nim")
+    match_id, _ = await start(patient, ["random", "you"], game="nim")
     await patient.post(f"/api/matches/{match_id}/abort", headers=ADMIN)
     done = await (await patient.get(f"/api/matches/{match_id}/human/b")).json()
     assert done["finished"] and not done["yourTurn"] and done["legal"] == [] and done["endReason"] == "aborted"
