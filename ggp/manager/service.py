@@ -315,8 +315,10 @@ class Manager:
             check_roles(machine, config.seats)
             if tournament_id is not None and any(seat.kind == HUMAN_KIND for seat in seats):
                 raise InputError("a person cannot be seated in a tournament; start a match instead")
-            humans = {str(machine.roles[index]): HumanSeat(seat.name, secrets.token_urlsafe(18),
-                                                           config.effective_deadlines().play_s, description.spelled)
+            # A person gets the play clock itself (no network grace to add), or the tests' shorter deadline.
+            person_s = min(float(request.play_clock), config.effective_deadlines().play_s)
+            humans = {str(machine.roles[index]): HumanSeat(seat.name, secrets.token_urlsafe(18), person_s,
+                                                           description.spelled)
                       for index, seat in enumerate(seats) if seat.kind == HUMAN_KIND}
             if tournament_id is not None:
                 self.store.link_tournament(match_id, tournament_id)

@@ -31,7 +31,8 @@ async def test_a_person_guessing_sees_only_their_answers_never_the_secret(aiohtt
     manager.register_player("you", builtin="human")
     await manager.add_game("guessNumber", GUESS.read_text())
     client = await aiohttp_client(create_app(manager))
-    created = await (await client.post("/api/matches", json={"game": "guessNumber", "players": ["you"], "seed": 4})).json()
+    payload = {"game": "guessNumber", "players": ["you"], "seed": 4, "playclock": 60}
+    created = await (await client.post("/api/matches", json=payload)).json()
     match_id, secret = created["matchId"], created["humanSeats"]["guesser"]
     headers = {SEAT_SECRET_HEADER: secret}
 

@@ -492,8 +492,10 @@ function playPage(ctx, id, role) {
 
   async function confirm() {
     if (!pending || !view.yourTurn) return;
+    const turn = view.turn;
     try {
-      await api(path + "/move", { method: "POST", body: { move: pending, turn: view.turn }, headers });
+      await api(path + "/move", { method: "POST", body: { move: pending, turn }, headers });
+      if (!view.yourTurn || view.turn !== turn) return;  // the long poll already brought the next turn
       view.yourTurn = false; picked = []; candidates = []; pending = null; problem.textContent = "";
       status.textContent = "Move sent; waiting for the other players…"; deadline = 0; drawChoice();
     } catch (err) { problem.textContent = err.message; }

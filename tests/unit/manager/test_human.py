@@ -20,7 +20,7 @@ Client = TestClient[web.Request, web.Application]
 ClientFactory = Callable[[web.Application], Awaitable[Client]]
 
 PATIENT = Deadlines(start_s=2.0, play_s=30.0, stop_s=0.5, abort_s=0.5, connect_s=0.5)
-"""A person gets 30 s a move: the tests move long before that, whatever the machine's load."""
+"""With a 60 s play clock a person gets 30 s a move (the shorter of the two): the tests move long before."""
 HASTY = Deadlines(start_s=2.0, play_s=0.2, stop_s=0.2, abort_s=0.2, connect_s=0.2)
 
 
@@ -50,7 +50,8 @@ ADMIN = {"Authorization": "Bearer sesame-token"}
 
 
 async def start(client: Client, players: list[str], game: str = "tictactoe", **extra: Any) -> tuple[str, dict[str, str]]:
-    response = await client.post("/api/matches", json={"game": game, "players": players, "seed": 5, **extra},
+    payload = {"game": game, "players": players, "seed": 5, "playclock": 60, **extra}
+    response = await client.post("/api/matches", json=payload,
                                  headers=ADMIN)
     body = await response.json()
     assert response.status == 201, body
@@ -90,7 +91,7 @@ async def test_a_person_plays_a_whole_match_through_the_move_route(patient: Clie
         seen = await my_turn(patient, match_id, "xplayer", secret)
         if seen["finished"]:
             break
-        assert seen["state"] and 0 < seen["secondsLeft"] <= 30 and seen["playClock"] == 5
+        assert seen["state"] and 0 < seen["secondsLeft"] <= 30 and seen["playClock"] == 60  # min(clock, deadline)
         choice = seen["legal"][0]
         status, body = await move(patient, match_id, "xplayer", secret, {"move": choice, "turn": seen["turn"]})
         assert status == 200 and body == {"move": choice}
