@@ -37,7 +37,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager.human import HumanSeat, NotYourTurn, human_view
+from ggp.manager.human import HUMAN_KIND, HumanSeat, NotYourTurn, human_view
 from ggp.manager.records import MatchRecord, to_dict, to_json
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
@@ -240,7 +240,7 @@ async def list_players(request: web.Request) -> web.Response:
         {"name": p.name, "kind": p.kind, "url": p.url, "builtin": p.builtin, "suspended": p.suspended,
          "failStreak": p.fail_streak, "elo": round(overall.get(p.name, (1500.0, 0))[0], 1)}
         for p in manager.store.players()
-    ], headers={"X-Builtin-Types": ",".join(["random", *manager.builtin_kinds()])})
+    ], headers={"X-Builtin-Types": ",".join(["random", HUMAN_KIND, *manager.builtin_kinds()])})
 
 
 async def add_player(request: web.Request) -> web.Response:

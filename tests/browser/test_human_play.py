@@ -178,3 +178,28 @@ def test_the_demo_shows_a_live_match_and_one_click_starts_a_game_against_mcts(pa
             if demo.stdout is not None:
                 demo.stdout.close()
     assert demo.returncode == 0
+
+
+def test_two_people_share_a_tab_and_switch_seats_through_the_seat_links(page: Page, manager_url: str, person: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(manager_url + "#/new?game=ticTacToe")
+    for role in ("xplayer", "oplayer"):
+        page.locator(f'#new-match select[data-role="{role}"]').select_option(person)
+    page.locator('#new-match input[name="playclock"]').fill("60")
+    page.locator("#new-match button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"#/play/ticTacToe\.[0-9a-f]+/xplayer$"))
+    match_id, _ = seat_url(page)
+    page.click('#play-board [data-cell="1 1"]')
+    page.click("#confirm")
+    page.locator("#other-seats a").click()  # the other seat's link carries its secret, then drops it from the URL
+    expect(page).to_have_url(re.compile(rf"#/play/{re.escape(match_id)}/oplayer$"))
+    expect(page.locator("#play-status")).to_have_text("Your move")
+    expect(page.locator('#play-board [data-cell="1 1"]')).to_have_class(re.compile("filled"))
+    page.click('#play-board [data-cell="2 2"]')
+    page.click("#confirm")
+    expect(page.locator('#play-board [data-cell="2 2"]')).to_have_class(re.compile("filled"))
+    record = api(manager_url, f"api/matches/{match_id}")
+    assert record["moves"][:2] == [["(mark 1 1)", "noop"], ["noop", "(mark 2 2)"]]
+    assert record["playerNamesFromHost"] == [person, person]
+    api(manager_url, f"api/matches/{match_id}/abort", {})

@@ -527,8 +527,12 @@ function playPage(ctx, id, role) {
 
   function drawStatus() {
     const players = view.roles.map((r, i) => `${r} (${view.players[i]})`).join(" vs ");
+    // Other people's seats this tab holds (hot seat): links that carry their secret, for another tab too.
+    const others = view.roles.filter((r) => r !== role && sessionStorage.getItem(seatKey(id, r)));
     meta.replaceChildren("Game ", link("#/game/" + encodeURIComponent(view.game), view.game), ` · ${players} · you play ${role} · `,
-      `play clock ${view.playClock} s · `, link("#/match/" + encodeURIComponent(id), "spectator view"));
+      `play clock ${view.playClock} s · `, link("#/match/" + encodeURIComponent(id), "spectator view"),
+      others.length ? h("span", { id: "other-seats" }, " · also yours: ", others.flatMap((r) =>
+        [h("a", { href: playHref(id, r) + "?key=" + encodeURIComponent(sessionStorage.getItem(seatKey(id, r))) }, r), " "])) : null);
     if (view.finished) {
       clock.textContent = "";
       if (view.completed && view.goals) {
