@@ -501,8 +501,8 @@ function playPage(ctx, id, role) {
     } catch (err) { problem.textContent = err.message; }
   }
 
-  function drawBoard() {
-    if (view.state) {
+  function drawPersonBoard() {
+    if (view.state) {  // drawn as the match page draws a state: the one call to change with the board code
       tracker.add(parseState(view.state));
       board.replaceChildren(renderState(view.state, tracker.layout()));
     } else {  // GDL-II: only what this role knows
@@ -563,7 +563,7 @@ function playPage(ctx, id, role) {
     const newTurn = !view || next.turn !== view.turn || !next.yourTurn;
     view = next;
     if (newTurn) { picked = []; candidates = []; pending = null; }
-    drawBoard(); drawMoves(); drawStatus(); drawChoice();
+    drawPersonBoard(); drawMoves(); drawStatus(); drawChoice();
   }
 
   ctx.closers.push(() => { alive = false; stop.abort(); clearInterval(timer); });
