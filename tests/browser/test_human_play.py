@@ -90,6 +90,7 @@ def test_a_person_plays_a_whole_tic_tac_toe_game_against_random_by_clicking(
         expect(page.locator("#pending")).to_have_text(legal[0])
         if len(clicked) == 1:
             screenshot(page, shots / "human-play.png")
+            assert "null" not in page.inner_text("main") and "undefined" not in page.inner_text("main")
             assert page.locator("#play-board table.board [data-cell]").count() == 9
         page.click("#confirm")
         clicked.append(legal[0])
@@ -130,6 +131,7 @@ def test_one_sbg_move_by_clicking_from_square_then_to_square_then_confirm(
     page.click('#play-board [data-cell="2 1"]')  # to-square
     expect(page.locator("#pending")).to_have_text("(move 1 0 2 1)")
     screenshot(page, shots / "human-play-sbg.png")
+    assert "null" not in page.inner_text("main") and "undefined" not in page.inner_text("main")
     page.click("#confirm")
     for _ in range(100):
         record = api(manager_url, f"api/matches/{match_id}")
@@ -192,6 +194,7 @@ def test_two_people_share_a_tab_and_switch_seats_through_the_seat_links(page: Pa
     match_id, _ = seat_url(page)
     page.click('#play-board [data-cell="1 1"]')
     page.click("#confirm")
+    assert "null" not in page.inner_text("main")
     page.locator("#other-seats a").click()  # the other seat's link carries its secret, then drops it from the URL
     expect(page).to_have_url(re.compile(rf"#/play/{re.escape(match_id)}/oplayer$"))
     expect(page.locator("#play-status")).to_have_text("Your move")

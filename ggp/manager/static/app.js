@@ -531,8 +531,8 @@ function playPage(ctx, id, role) {
     const others = view.roles.filter((r) => r !== role && sessionStorage.getItem(seatKey(id, r)));
     meta.replaceChildren("Game ", link("#/game/" + encodeURIComponent(view.game), view.game), ` · ${players} · you play ${role} · `,
       `play clock ${view.playClock} s · `, link("#/match/" + encodeURIComponent(id), "spectator view"),
-      others.length ? h("span", { id: "other-seats" }, " · also yours: ", others.flatMap((r) =>
-        [h("a", { href: playHref(id, r) + "?key=" + encodeURIComponent(sessionStorage.getItem(seatKey(id, r))) }, r), " "])) : null);
+      ...(others.length ? [h("span", { id: "other-seats" }, " · also yours: ", others.flatMap((r) =>
+        [h("a", { href: playHref(id, r) + "?key=" + encodeURIComponent(sessionStorage.getItem(seatKey(id, r))) }, r), " "]))] : []));
     if (view.finished) {
       clock.textContent = "";
       if (view.completed && view.goals) {
