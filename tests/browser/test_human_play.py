@@ -21,7 +21,8 @@ import pytest
 
 from tests.browser.conftest import api, wait_finished
 from tests.browser.test_ui import screenshot
-from tests.conftest import ROOT
+from tests.conftest import KIF_DIR, ROOT
+from tests.prerequisites import missing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -206,3 +207,31 @@ def test_two_people_share_a_tab_and_switch_seats_through_the_seat_links(page: Pa
     assert record["moves"][:2] == [["(mark 1 1)", "noop"], ["noop", "(mark 2 2)"]]
     assert record["playerNamesFromHost"] == [person, person]
     api(manager_url, f"api/matches/{match_id}/abort", {})
+
+
+def test_a_person_in_a_gdl2_game_sees_only_their_own_moves_and_percepts(page: Page, manager_url: str, person: str) -> None:
+    from playwright.sync_api import expect
+
+    guess = KIF_DIR / "guessNumber" / "guessNumber.kif"
+    if not guess.is_file():
+        missing("kif/guessNumber is not present")
+    api(manager_url, "api/games", {"key": "guessNumber", "kif": guess.read_text()})
+    page.goto(manager_url + "#/new?game=guessNumber")
+    page.locator('#new-match select[data-role="guesser"]').select_option(person)
+    page.locator('#new-match input[name="playclock"]').fill("60")
+    page.locator("#new-match button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"#/play/guessNumber\.[0-9a-f]+/guesser$"))
+    match_id, _ = seat_url(page)
+    expect(page.locator("#play-status")).to_have_text("Your move")
+    knows = page.locator("#play-board .role-view")
+    expect(knows.locator("h3")).to_have_text("what you (guesser) know")
+    page.locator('#legal button[data-move="(ask 5)"]').click()
+    expect(page.locator("#pending")).to_have_text("(ask 5)")
+    page.click("#confirm")
+    expect(knows.locator("li").nth(1)).to_contain_text(re.compile(r"\(ask 5\) → \(answer 5 (yes|no)\)"))
+    main = page.inner_text("main")
+    assert "secret" not in main and "choose" not in main  # neither the state nor chance's move
+    assert page.locator("#play-board table.board").count() == 0
+    api(manager_url, f"api/matches/{match_id}/abort", {})
+    expect(page.locator("#result")).to_contain_text("Aborted")
+    expect(knows).to_have_count(0)  # over: the whole state is shown

@@ -333,12 +333,13 @@ async function playersPage(ctx) {
 async function newPage(ctx) {
   const [games, players] = await Promise.all([api("/api/games"), api("/api/players")]);
   const wanted = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
-  const playerOptions = () => players.filter((p) => !p.suspended).map((p) => h("option", { value: p.name }, p.name));
+  // The chance role "random" is the manager's own seat: preselect the random player there.
+  const playerOptions = (role) => players.filter((p) => !p.suspended).map((p) => h("option", { value: p.name, selected: role === "random" && p.name === "random" }, p.name));
   const game = h("select", { name: "game" }, games.map((g) => h("option", { value: g.key, selected: g.key === wanted }, `${g.name} (${g.roles.length} roles)`)));
   const seats = h("div", { class: "seats" });
   const drawSeats = () => {
     const g = games.find((x) => x.key === game.value);
-    seats.replaceChildren(...(g ? g.roles : []).map((role) => h("label", {}, role, " ", h("select", { "data-role": role }, playerOptions()))));
+    seats.replaceChildren(...(g ? g.roles : []).map((role) => h("label", {}, role, " ", h("select", { "data-role": role }, playerOptions(role)))));
   };
   game.addEventListener("change", drawSeats);
   drawSeats();
