@@ -18,6 +18,8 @@ Routes (all JSON unless said otherwise)::
     GET  /api/matches/{id}             (ggp.org match JSON; ?download=1 as a file)
     GET  /api/matches/{id}/events      (text/event-stream: snapshot, step, end; x-board: the geometry)
     POST /api/matches/{id}/abort
+    GET  /api/matches/{id}/human/{role}?since=V   (a person's view; long poll; X-Seat-Secret)
+    POST /api/matches/{id}/human/{role}/move {move, turn?}   (a person's move; X-Seat-Secret)
     GET  /api/tournaments              POST /api/tournaments (JSON, or YAML with Content-Type */yaml)
     GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
     GET  /api/ratings?game=            GET  /api/events (dashboard feed)
@@ -39,6 +41,7 @@ from aiohttp import web
 
 from ggp.errors import InputError
 from ggp.manager.fields import reject_unknown
+from ggp.manager.human import HUMAN_KIND, HumanSeat, NotYourTurn, human_view
 from ggp.manager.records import MatchRecord, to_dict, to_json
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
@@ -84,6 +87,9 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 ADMIN_READS = frozenset({"/api/players/{name}/ping"})
 """GET routes that make the manager contact someone (a player): they need the admin token too."""
+SEAT_ROUTES = frozenset({"/api/matches/{id}/human/{role}/move"})
+"""POST routes authorised by a seat's secret (``X-Seat-Secret``) instead of the admin token."""
+SEAT_SECRET_HEADER = "X-Seat-Secret"
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; "
@@ -116,7 +122,7 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if cross_site(request):
             return _error(403, "cross-origin requests are not allowed")
         token = request.app[TOKEN]
-        if token:
+        if token and not (route is not None and route.canonical in SEAT_ROUTES):
             given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
             if not hmac.compare_digest(given.encode(), token.encode()):
                 return _error(401, "this action needs the admin token (Authorization: Bearer <token>)")
@@ -252,7 +258,7 @@ async def list_players(request: web.Request) -> web.Response:
         {"name": p.name, "kind": p.kind, "url": p.url, "builtin": p.builtin, "suspended": p.suspended,
          "failStreak": p.fail_streak, "elo": round(overall.get(p.name, (1500.0, 0))[0], 1)}
         for p in manager.store.players()
-    ], headers={"X-Builtin-Types": ",".join(["random", *manager.builtin_kinds()])})
+    ], headers={"X-Builtin-Types": ",".join(["random", HUMAN_KIND, *manager.builtin_kinds()])})
 
 
 async def add_player(request: web.Request) -> web.Response:
@@ -311,8 +317,13 @@ async def create_match(request: web.Request) -> web.Response:
         start_clock=_int_field(data, "startclock", 10) or 0, play_clock=_int_field(data, "playclock", 5) or 0,
         seed=_int_field(data, "seed", None),
     )
-    match_id = await request.app[MANAGER].start_match(match_request)
-    return web.json_response({"matchId": match_id}, status=201)
+    manager = request.app[MANAGER]
+    match_id = await manager.start_match(match_request)
+    reply: dict[str, Any] = {"matchId": match_id}
+    humans = manager.human_seats(match_id)
+    if humans:  # only the creator learns the secrets that let a browser tab move for a person's seat
+        reply["humanSeats"] = {role: seat.secret for role, seat in humans.items()}
+    return web.json_response(reply, status=201)
 
 
 def _record_or_404(request: web.Request) -> MatchRecord:
@@ -335,6 +346,50 @@ async def abort_match(request: web.Request) -> web.Response:
     if not await request.app[MANAGER].abort(match_id):
         raise InputError(f"match {match_id!r} is not running")
     return web.json_response({"matchId": match_id, "aborted": True})
+
+
+def _human_seat(request: web.Request) -> HumanSeat:
+    """The person's seat the path names, once the request shows its secret; 404 or 403 otherwise."""
+    match_id, role = request.match_info["id"], request.match_info["role"]
+    seat = request.app[MANAGER].human_seats(match_id).get(role)
+    if seat is None:
+        raise web.HTTPNotFound(reason=f"role {role!r} of match {match_id!r} is not a person's seat in a running match")
+    if not seat.allows(request.headers.get(SEAT_SECRET_HEADER, "")):
+        raise web.HTTPForbidden(reason=f"this request does not carry the secret of role {role!r} ({SEAT_SECRET_HEADER})")
+    return seat
+
+
+async def human_state(request: web.Request) -> web.Response:
+    """What the person at one seat sees (:func:`ggp.manager.human.human_view`).
+
+    ``?since=V`` waits (up to 10 s) until the view's ``version`` differs from V. While the match runs
+    the seat's secret is required; a finished match's view is public, like its record.
+    """
+    manager = request.app[MANAGER]
+    match_id, role = request.match_info["id"], request.match_info["role"]
+    seat: HumanSeat | None = None
+    if role in manager.human_seats(match_id):
+        seat = _human_seat(request)
+        since = request.query.get("since")
+        if since is not None:
+            await seat.wait_change(_whole(since, "since"))
+    record = _record_or_404(request)
+    if not record.finished and seat is None:
+        raise web.HTTPNotFound(reason=f"role {role!r} of match {match_id!r} is not a person's seat")
+    return web.json_response({**human_view(record, role, seat), "board": await manager.match_board(record)})
+
+
+async def human_move(request: web.Request) -> web.Response:
+    """``{move, turn?}``: the person's move for the pending turn (400 illegal, 409 not asked now)."""
+    seat = _human_seat(request)
+    data = await _json_body(request)
+    reject_unknown(data, ("move", "turn"))
+    turn = _int_field(data, "turn", None)
+    try:
+        move = seat.submit(_str_field(data, "move"), turn)
+    except NotYourTurn as exc:
+        return _error(409, str(exc))
+    return web.json_response({"move": seat.spell(move)})
 
 
 async def _sse(request: web.Request) -> web.StreamResponse:
@@ -493,6 +548,8 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_get("/api/matches/{id}", get_match)
     add.add_get("/api/matches/{id}/events", match_events)
     add.add_post("/api/matches/{id}/abort", abort_match)
+    add.add_get("/api/matches/{id}/human/{role}", human_state)
+    add.add_post("/api/matches/{id}/human/{role}/move", human_move)
     add.add_get("/api/tournaments", list_tournaments)
     add.add_post("/api/tournaments", create_tournament)
     add.add_get("/api/tournaments/{id}", get_tournament)

@@ -20,7 +20,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, Self
 
@@ -30,6 +30,7 @@ from ggp.errors import InputError
 from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Description
 from ggp.manager import wire
+from ggp.manager.human import HUMAN_KIND
 from ggp.manager.records import MatchRecord, state_text
 from ggp.match import loop
 from ggp.match.loop import Answer, Ending, MatchInfo, StepInfo, View, check_seats
@@ -61,7 +62,9 @@ DEFAULT_STEP_CAP_OUTCOME: StepCapOutcome = MatchRules().step_cap_outcome
 class Seat:
     """Who plays one role: a display name, the player's URL, and its kind.
 
-    ``url=None`` means the match loop plays it uniformly at random (kind ``random``; docs/matches.md).
+    ``url=None`` means the match loop plays it uniformly at random (kind ``random``; docs/matches.md),
+    unless the kind is ``human``: a person in the browser (:mod:`ggp.manager.human`), whose seat the
+    manager passes to :class:`MatchRun` as a local seat.
     """
 
     name: str
@@ -71,6 +74,11 @@ class Seat:
     @property
     def contacted(self) -> bool:
         return self.url is not None
+
+    @property
+    def played_by_loop(self) -> bool:
+        """True for the seats the loop plays itself from the match seed (no URL, not a person)."""
+        return self.url is None and self.kind != HUMAN_KIND
 
 
 RANDOM_SEAT = Seat("random", None, "random")
@@ -204,7 +212,7 @@ def rules_hash(description: Description) -> str:
 def check_roles(machine: StateMachine, seats: Sequence[Seat]) -> None:
     """Raise :class:`InputError` unless there is one seat per role and the ``random`` role's seat is
     the manager's own (``url=None``): chance is never a remote player."""
-    check_seats([str(role) for role in machine.roles], [seat if seat.contacted else None for seat in seats],
+    check_seats([str(role) for role in machine.roles], [None if seat.played_by_loop else seat for seat in seats],
                 [seat.name for seat in seats])
 
 
@@ -293,13 +301,19 @@ class HttpSeat:
 class MatchRun:
     """One match, created (and announced to the observer) but not yet played; call :meth:`run`.
 
-    Raises :class:`InputError` when the seats do not fit the game's roles, or the game uses ``sees``
-    and the machine cannot compute percepts.
+    ``local_seats`` are loop seats by role index for the seats of kind ``human`` (a person's
+    :class:`ggp.manager.human.HumanSeat`). Raises :class:`InputError` when the seats do not fit the
+    game's roles, a person's seat has no local seat, or the game uses ``sees`` and the machine cannot
+    compute percepts.
     """
 
     def __init__(self, machine: StateMachine, config: MatchConfig, transport: Transport,
-                 observer: MatchObserver | None) -> None:
+                 observer: MatchObserver | None, local_seats: Mapping[int, loop.Seat] | None = None) -> None:
         check_roles(machine, config.seats)
+        self.local_seats = dict(local_seats or {})
+        for index, seat in enumerate(config.seats):
+            if not seat.played_by_loop and not seat.contacted and index not in self.local_seats:
+                raise InputError(f"seat {index} ({seat.name}) is a person but has no local seat")
         self.config = config
         self.transport = transport
         self.observer = observer
@@ -360,8 +374,10 @@ class MatchRun:
     async def run(self) -> MatchRecord:
         """Play the match to its end; see :func:`run_match`."""
         cfg = self.config
-        seats = [HttpSeat(seat, self.transport, self.deadlines, cfg.match_id) if seat.contacted else None
-                 for seat in cfg.seats]
+        seats: list[loop.Seat | None] = [
+            self.local_seats[index] if index in self.local_seats
+            else HttpSeat(seat, self.transport, self.deadlines, cfg.match_id) if seat.contacted else None
+            for index, seat in enumerate(cfg.seats)]
         info = MatchInfo(cfg.match_id, self.referee.machine, cfg.description, cfg.start_clock, cfg.play_clock,
                          self.gdl2)
         rules = MatchRules(cfg.step_cap, cfg.step_cap_outcome)

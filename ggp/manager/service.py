@@ -21,6 +21,7 @@ from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Description, Term
 from ggp.manager import wire
 from ggp.manager.boards import recognise_board
+from ggp.manager.human import HUMAN_KIND, HumanSeat
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
 from ggp.manager.ratings import update_elo
 from ggp.manager.records import MatchRecord, game_version
@@ -106,6 +107,8 @@ class _Running:
     task: asyncio.Task[MatchRecord | None]
     record: MatchRecord | None = None
     subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
+    humans: dict[str, HumanSeat] = field(default_factory=dict)
+    """The seats played by a person in the browser, by role."""
 
 
 def game_problems(description: Description) -> list[str]:
@@ -284,7 +287,10 @@ class Manager:
     # --- players --------------------------------------------------------------------------------
 
     def register_player(self, name: str, url: str | None = None, builtin: str | None = None) -> PlayerRow:
-        """Register a remote player by URL or a built-in one by type; raises :class:`InputError`."""
+        """Register a remote player by URL or a built-in one by type; raises :class:`InputError`.
+
+        The type ``human`` is a person who plays in the browser (:mod:`ggp.manager.human`).
+        """
         if not NAME_PATTERN.fullmatch(name):
             raise InputError(f"player name {name!r} must be 1-64 letters, digits, '_', '.', ':' or '-'")
         if (url is None) == (builtin is None):
@@ -296,8 +302,11 @@ class Manager:
         assert builtin is not None
         if builtin == "random":
             return self.store.add_player(name, "random")
+        if builtin == HUMAN_KIND:
+            return self.store.add_player(name, HUMAN_KIND)
         if builtin not in self.builtin_kinds():
-            raise InputError(f"unknown built-in player {builtin!r}; expected one of {['random', *self.builtin_kinds()]}")
+            raise InputError(f"unknown built-in player {builtin!r}; expected one of "
+                             f"{['random', HUMAN_KIND, *self.builtin_kinds()]}")
         return self.store.add_player(name, "builtin", builtin=builtin)
 
     async def ping(self, name: str) -> dict[str, str]:
@@ -368,20 +377,28 @@ class Manager:
                 step_cap_outcome=self.settings.step_cap_outcome, deadlines=self.settings.deadlines, tournament=tournament,
             )
             check_roles(machine, config.seats)
+            if tournament_id is not None and any(seat.kind == HUMAN_KIND for seat in seats):
+                raise InputError("a person cannot be seated in a tournament; start a match instead")
+            # A person gets the play clock itself (no network grace to add), or the tests' shorter deadline.
+            person_s = min(float(request.play_clock), config.effective_deadlines().play_s)
+            humans = {str(machine.roles[index]): HumanSeat(seat.name, secrets.token_urlsafe(18), person_s,
+                                                           description.spelled)
+                      for index, seat in enumerate(seats) if seat.kind == HUMAN_KIND}
             if tournament_id is not None:
                 self.store.link_tournament(match_id, tournament_id)
             observer = _Observer(self, match_id)
-            run = MatchRun(machine, config, self.transport, observer)
+            local = {index: humans[str(role)] for index, role in enumerate(machine.roles) if str(role) in humans}
+            run = MatchRun(machine, config, self.transport, observer, local)
         except BaseException:
             await _close_all(launched)
             raise
         task = asyncio.create_task(self._play(run, players, launched), name=f"match {match_id}")
-        self._running[match_id] = _Running(task, run.record)
+        self._running[match_id] = _Running(task, run.record, humans=humans)
         return match_id
 
     async def _seat(self, player: PlayerRow, launched: list[LaunchedPlayer]) -> Seat:
-        if player.kind == "random":
-            return Seat(player.name, None, "random")
+        if player.kind in ("random", HUMAN_KIND):
+            return Seat(player.name, None, player.kind)
         if player.kind == "builtin":
             if self._launcher is None or player.builtin is None:
                 raise InputError(f"built-in player {player.name!r} is not available in this manager")
@@ -414,7 +431,7 @@ class Manager:
             for key in (record.game_key, OVERALL):
                 self.store.set_ratings(key, update_elo(self.store.ratings(key), rated_names, rated_goals))
         for player in {p.name: p for p in players}.values():
-            if player.kind == "random":
+            if player.kind in ("random", HUMAN_KIND):  # a person who is slow is not a broken player
                 continue
             seats = [i for i, name in enumerate(names) if name == player.name]
             updated = self.store.note_player_result(player.name, failed_match(record, seats),
@@ -444,6 +461,11 @@ class Manager:
 
     def running_ids(self) -> list[str]:
         return list(self._running)
+
+    def human_seats(self, match_id: str) -> dict[str, HumanSeat]:
+        """The seats a person plays in a running match, by role (empty when none or not running)."""
+        running = self._running.get(match_id)
+        return dict(running.humans) if running is not None else {}
 
     def subscribe(self, match_id: str) -> asyncio.Queue[tuple[Event, MatchRecord]] | None:
         """A queue of (event, record) for a running match, or ``None`` when it is not running."""
@@ -494,7 +516,8 @@ class Manager:
             raise InputError(f"unknown game {spec.game!r}")
         schedule = round_robin(spec.players, len(player_roles(row.roles)), spec.per_pairing)  # checks MAX_MATCHES
         for name in spec.players:
-            self.resolve_player(name)
+            if self.resolve_player(name).kind == HUMAN_KIND:
+                raise InputError(f"player {name!r} is a person and cannot be seated in a tournament")
         await self.machine_for(row)
         config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
                   "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,

@@ -59,7 +59,8 @@ class View:
 
     ``turn`` counts PLAYs from 0; ``last_joint`` is the previous joint move (``None`` at first);
     ``last_move`` and ``percepts`` are this seat's own executed move and percepts (GDL-II; ``None``
-    and empty at first); ``state`` is the current state, which only in-process GDL players read.
+    and empty at first); ``state`` is the current state, which only in-process GDL players read;
+    ``legal`` is this seat's legal moves at a PLAY (empty at STOP), which a person's seat offers.
     """
 
     turn: int
@@ -67,6 +68,7 @@ class View:
     last_joint: tuple[Move, ...] | None
     last_move: Move | None
     percepts: tuple[Term, ...]
+    legal: tuple[Move, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +210,10 @@ class _Match:
     def _where(self, index: int) -> str:
         return f"match {self.info.match_id}: role {self.roles[index]} ({self.names[index]})"
 
-    def _view(self, index: int) -> View:
+    def _view(self, index: int, legal: tuple[Move, ...] = ()) -> View:
         own_move = None if self.last_joint is None else self.last_joint[index]
         percepts = () if self.last_percepts is None else tuple(sorted(self.last_percepts[index], key=str))
-        return View(self.referee.steps, self.referee.state, self.last_joint, own_move, percepts)
+        return View(self.referee.steps, self.referee.state, self.last_joint, own_move, percepts, legal)
 
     async def _start(self) -> None:
         async def one(index: int, seat: Seat | None) -> Answer:
@@ -235,7 +237,7 @@ class _Match:
         fallback = [self.rng.choice(moves) for moves in legal]
 
         async def one(index: int, seat: Seat | None) -> Answer | None:
-            return None if seat is None else await seat.play(self._view(index))
+            return None if seat is None else await seat.play(self._view(index, legal[index]))
 
         answers = await self._each(one)
         joint: list[Move] = []

@@ -34,6 +34,7 @@ async function api(path, options = {}) {
   if (!response.ok) {
     const error = new Error(data.error || response.statusText);
     error.problems = data.problems || [];
+    error.status = response.status;
     throw error;
   }
   return data;
@@ -87,7 +88,7 @@ async function dashboard(ctx) {
   const stat = (label, value, href) => h(href ? "a" : "div", { class: "stat", href }, h("span", { class: "value" }, String(value)), h("span", { class: "label" }, label));
   const standings = [...ratings.ratings].sort((a, b) => b.elo - a.elo);
   ctx.view.append(
-    h("h1", {}, "Dashboard"),
+    h("h1", {}, "Dashboard"), playCard(games, players) ?? "",
     h("div", { class: "stats" }, stat("running", running.length, "#/matches?status=running"),
       stat("recent results", finished.length, "#/matches"), stat("games", games.length, "#/games"),
       stat("players", players.length, "#/players"), stat("tournaments", tournaments.length, null)),
@@ -319,12 +320,13 @@ async function playersPage(ctx) {
 async function newPage(ctx) {
   const [games, players] = await Promise.all([api("/api/games"), api("/api/players")]);
   const wanted = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
-  const playerOptions = () => players.filter((p) => !p.suspended).map((p) => h("option", { value: p.name }, p.name));
+  // The chance role "random" is the manager's own seat: preselect the random player there.
+  const playerOptions = (role) => players.filter((p) => !p.suspended).map((p) => h("option", { value: p.name, selected: role === "random" && p.name === "random" }, p.name));
   const game = h("select", { name: "game" }, games.map((g) => h("option", { value: g.key, selected: g.key === wanted }, `${g.name} (${g.roles.length} roles)`)));
   const seats = h("div", { class: "seats" });
   const drawSeats = () => {
     const g = games.find((x) => x.key === game.value);
-    seats.replaceChildren(...(g ? g.roles : []).map((role) => h("label", {}, role, " ", h("select", { "data-role": role }, playerOptions()))));
+    seats.replaceChildren(...(g ? g.roles : []).map((role) => h("label", {}, role, " ", h("select", { "data-role": role }, playerOptions(role)))));
   };
   game.addEventListener("change", drawSeats);
   drawSeats();
@@ -336,7 +338,7 @@ async function newPage(ctx) {
     const body = { game: game.value, players: [...seats.querySelectorAll("select")].map((s) => s.value),
       startclock: +start.value, playclock: +play.value };
     if (seed.value !== "") body.seed = +seed.value;
-    try { const r = await api("/api/matches", { method: "POST", body }); location.hash = "#/match/" + encodeURIComponent(r.matchId); }
+    try { const r = await api("/api/matches", { method: "POST", body }); openSeats(r.matchId, r.humanSeats); }
     catch (err) { out.replaceChildren(errorBox(err)); }
   } }, h("h2", {}, "Start a match"), h("label", {}, "game ", game), seats, h("label", {}, "start clock (s) ", start),
     h("label", {}, "play clock (s) ", play), h("label", {}, "seed ", seed), h("button", { type: "submit" }, "Start"), out);
@@ -373,6 +375,206 @@ async function tournamentPage(ctx, id) {
   }
 }
 
+// ---------------------------------------------------------------------------------------- a person at the board
+// A match seat of kind "human" is played from this page (ggp/manager/human.py): the page long-polls
+// the seat's view, the person picks a move by clicking cells (human.js) or from the legal moves,
+// confirms it, and the page posts it with the seat's secret. The secrets live in sessionStorage,
+// so only the tab that started the match (or opened a link carrying a secret) can move.
+
+function seatKey(id, role) { return "ggp-seat " + id + " " + role; }
+
+function playHref(id, role) { return "#/play/" + encodeURIComponent(id) + "/" + encodeURIComponent(role); }
+
+// After POST /api/matches: keep the people's secrets in this tab, then open the first person's seat.
+function openSeats(matchId, humanSeats) {
+  const roles = Object.keys(humanSeats || {});
+  for (const role of roles) sessionStorage.setItem(seatKey(matchId, role), humanSeats[role]);
+  location.hash = roles.length ? playHref(matchId, roles[0]) : "#/match/" + encodeURIComponent(matchId);
+}
+
+// One click on the dashboard: a registered person against a built-in player (mcts when there is one).
+function playCard(games, players) {
+  const person = players.find((p) => p.kind === "human" && !p.suspended);
+  if (!person || !games.length) return null;
+  const others = players.filter((p) => p.kind !== "human" && !p.suspended);
+  const preferred = others.find((p) => p.name === "mcts") || others.find((p) => p.kind === "builtin") || others[0];
+  const game = h("select", { name: "game", "aria-label": "game" }, games.map((g) =>
+    h("option", { value: g.key, selected: g.key === "ticTacToe" }, g.name)));
+  const opponent = h("select", { name: "opponent", "aria-label": "opponent" }, others.map((p) =>
+    h("option", { value: p.name, selected: p === preferred }, p.name)));
+  const clock = h("select", { name: "playclock", "aria-label": "play clock" }, [15, 30, 60, 120].map((s) =>
+    h("option", { value: s, selected: s === 30 }, `${s} s a move`)));
+  const out = h("div", { class: "out" });
+  const form = h("form", { class: "play-form", id: "play-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const g = games.find((x) => x.key === game.value);
+    const players = g.roles.filter((r) => r !== "random").map((r, i) => (i === 0 ? person.name : opponent.value));
+    try {
+      const r = await api("/api/matches", { method: "POST", body: { game: g.key, players, startclock: 10, playclock: +clock.value } });
+      openSeats(r.matchId, r.humanSeats);
+    } catch (err) { out.replaceChildren(h("p", { class: "err" }, err.message)); }
+  } }, h("label", {}, "game ", game), h("label", {}, "against ", opponent), h("label", {}, clock),
+    h("button", { type: "submit", id: "play-button" }, `Play as ${person.name}`), out);
+  return section("Play a game yourself", form);
+}
+
+function playPage(ctx, id, role) {
+  const given = new URLSearchParams(location.hash.split("?")[1] || "").get("key");
+  if (given) {  // a link carrying the secret: keep it in this tab and take it out of the address bar
+    sessionStorage.setItem(seatKey(id, role), given);
+    history.replaceState(null, "", playHref(id, role));
+  }
+  const headers = { "X-Seat-Secret": sessionStorage.getItem(seatKey(id, role)) || "" };
+  const path = "/api/matches/" + encodeURIComponent(id) + "/human/" + encodeURIComponent(role);
+  const stop = new AbortController();
+  let view = null, picked = [], candidates = [], pending = null, deadline = 0, alive = true;
+
+  const meta = h("p", { class: "meta" });
+  const status = h("div", { class: "play-status", id: "play-status" });
+  const clock = h("span", { class: "clock", id: "clock" });
+  const board = h("div", { class: "play-board", id: "play-board" });
+  const choice = h("div", { class: "choice", id: "choice" });
+  const legalList = h("div", { class: "legal", id: "legal" });
+  const moves = h("ol", { class: "history", id: "play-history", start: 1 });
+  const problem = h("p", { class: "err", id: "play-error" });
+  ctx.view.append(h("h1", {}, "Playing ", h("span", { class: "mono" }, role), " in ", h("span", { class: "mono" }, id)), meta,
+    h("div", { class: "match-body" },
+      h("div", { class: "panel" }, h("div", { class: "play-bar" }, status, clock), board, choice, problem, legalList),
+      h("div", { class: "panel side" }, h("h2", {}, "Moves"), moves)));
+
+  const cells = () => new Set([...board.querySelectorAll("[data-cell]")].map((c) => c.dataset.cell));
+  const own = (row) => (row.length === 1 ? row[0] : row[view.roles.indexOf(role)]);
+
+  function drawChoice() {
+    const reachable = nextCells(candidates, picked, cells());
+    for (const cell of board.querySelectorAll("[data-cell]")) {
+      cell.classList.toggle("picked", picked.includes(cell.dataset.cell));
+      cell.classList.toggle("target", view.yourTurn && (picked.length ? reachable.has(cell.dataset.cell) : false));
+    }
+    const undo = h("button", { id: "undo", onclick: () => { picked = []; candidates = []; pending = null; problem.textContent = ""; drawChoice(); } }, "Undo");
+    if (!view.yourTurn) choice.replaceChildren();
+    else if (pending) {
+      choice.replaceChildren(h("span", {}, "Your move: "), h("strong", { class: "mono", id: "pending" }, pending), " ",
+        h("button", { type: "submit", id: "confirm", onclick: confirm }, "Confirm"), " ", undo);
+    } else if (picked.length) {
+      choice.replaceChildren(h("span", {}, "Picked ", h("span", { class: "mono" }, picked.join(" → ")), ": click where to go, or pick below. "), undo);
+    } else choice.replaceChildren(h("span", { class: "muted" }, "Click on the board, or pick one of the legal moves below; then confirm."));
+    const shown = picked.length ? candidates : view.legal;
+    legalList.replaceChildren(...(view.yourTurn ? [h("h2", {}, `Legal moves (${shown.length} of ${view.legal.length})`),
+      h("div", { class: "legal-moves" }, shown.map((move) => h("button", { class: "move mono" + (move === pending ? " chosen" : ""),
+        "data-move": move, onclick: () => { pending = move; picked = moveCells(move, cells()); candidates = [move]; drawChoice(); } }, move)))] : []));
+  }
+
+  function onCell(cell) {
+    if (!view || !view.yourTurn) return;
+    const step = clickCell(view.legal, picked, cell, cells());
+    if (!step.candidates.length) { problem.textContent = `No legal move uses ${cell} now.`; return; }
+    problem.textContent = "";
+    picked = step.picked; candidates = step.candidates;
+    pending = step.chosen.length === 1 ? step.chosen[0] : null;
+    if (step.chosen.length > 1) candidates = step.chosen;  // several moves on these cells: pick one below
+    drawChoice();
+  }
+  board.addEventListener("click", (e) => { const cell = e.target.closest("[data-cell]"); if (cell && board.contains(cell)) onCell(cell.dataset.cell); });
+
+  async function confirm() {
+    if (!pending || !view.yourTurn) return;
+    const turn = view.turn;
+    try {
+      await api(path + "/move", { method: "POST", body: { move: pending, turn }, headers });
+      if (!view.yourTurn || view.turn !== turn) return;  // the long poll already brought the next turn
+      view.yourTurn = false; picked = []; candidates = []; pending = null; problem.textContent = "";
+      status.textContent = "Move sent; waiting for the other players…"; deadline = 0; drawChoice();
+    } catch (err) { problem.textContent = err.message; }
+  }
+
+  function drawPersonBoard() {
+    if (view.state) {  // drawn as the match page draws a state: the one call to change with the board code
+      board.replaceChildren(renderState(view.state, view.board, view.game));
+    } else {  // GDL-II: only what this role knows
+      board.replaceChildren(h("div", { class: "role-view" }, h("h3", {}, `what you (${role}) know`),
+        view.moves.length ? h("ol", { class: "percepts" }, view.moves.map((row, i) => h("li", {},
+          h("span", { class: "mono" }, own(row)), " → ",
+          (view.percepts[i] || []).length ? h("span", { class: "mono" }, view.percepts[i].join("  ")) : h("span", { class: "muted" }, "saw nothing"))))
+          : h("p", { class: "muted" }, "only the rules and the initial state")));
+    }
+  }
+
+  function drawMoves() {
+    moves.replaceChildren(...view.moves.map((row, i) => {
+      const errors = view.errors[i] || [];
+      const hidden = row.length === 1 && view.roles.length > 1;
+      return h("li", {}, (hidden ? [[role, row[0], errors[0]]] : view.roles.map((r, j) => [r, row[j], errors[j]])).map(([r, move, code]) =>
+        h("span", { class: "joint" + (r === role ? " mine" : "") }, `${r}: `, h("span", { class: "mono" }, move),
+          code ? h("span", { class: "err" }, ` (${code}${code === "TO" ? ": random move played" : ""})`) : null, " ")));
+    }));
+    moves.scrollTop = moves.scrollHeight;
+  }
+
+  function drawStatus() {
+    const players = view.roles.map((r, i) => `${r} (${view.players[i]})`).join(" vs ");
+    // Other people's seats this tab holds (hot seat): links that carry their secret, for another tab too.
+    const others = view.roles.filter((r) => r !== role && sessionStorage.getItem(seatKey(id, r)));
+    meta.replaceChildren("Game ", link("#/game/" + encodeURIComponent(view.game), view.game), ` · ${players} · you play ${role} · `,
+      `play clock ${view.playClock} s · `, link("#/match/" + encodeURIComponent(id), "spectator view"),
+      ...(others.length ? [h("span", { id: "other-seats" }, " · also yours: ", others.flatMap((r) =>
+        [h("a", { href: playHref(id, r) + "?key=" + encodeURIComponent(sessionStorage.getItem(seatKey(id, r))) }, r), " "]))] : []));
+    if (view.finished) {
+      clock.textContent = "";
+      if (view.completed && view.goals) {
+        const mine = view.goals[view.roles.indexOf(role)];
+        const best = Math.max(...view.goals.filter((_, i) => view.roles[i] !== "random"));
+        const alone = view.goals.filter((g, i) => view.roles[i] !== "random" && g === best).length === 1;
+        const verdict = mine === best ? (alone ? "You won" : "Draw") : "You lost";
+        status.replaceChildren(h("div", { class: "result", id: "result" }, h("strong", {}, verdict + ". "),
+          view.roles.map((r, i) => h("span", { class: "goal" + (r === role ? " top" : "") }, `${r} ${view.goals[i]}`))));
+      } else {
+        status.replaceChildren(h("div", { class: "result aborted", id: "result" }, h("strong", {}, "Aborted"),
+          view.abortDetail ? " — " + view.abortDetail : "", view.endReason ? ` (${view.endReason})` : ""));
+      }
+    } else status.replaceChildren(h("strong", {}, view.yourTurn ? "Your move" : "Waiting for the other players…"));
+    deadline = view.yourTurn && view.secondsLeft !== null ? performance.now() + 1000 * view.secondsLeft : 0;
+    tick();
+  }
+
+  function tick() {
+    if (!deadline) { if (!view || !view.finished) clock.textContent = ""; return; }
+    const left = Math.max(0, (deadline - performance.now()) / 1000);
+    clock.textContent = `${left.toFixed(1)} s left`;
+    clock.classList.toggle("low", left < 5);
+  }
+  const timer = setInterval(tick, 100);
+
+  function update(next) {
+    const newTurn = !view || next.turn !== view.turn || !next.yourTurn;
+    view = next;
+    if (newTurn) { picked = []; candidates = []; pending = null; }
+    drawPersonBoard(); drawMoves(); drawStatus(); drawChoice();
+  }
+
+  ctx.closers.push(() => { alive = false; stop.abort(); clearInterval(timer); });
+  (async () => {
+    let since = null;
+    while (alive) {
+      try {
+        const next = await api(path + (since === null ? "" : "?since=" + since), { headers, signal: stop.signal });
+        if (!alive) return;
+        since = next.version;
+        update(next);
+        if (next.finished) return;
+      } catch (err) {
+        if (!alive) return;
+        problem.textContent = err.message;
+        if (err.status === 403 || err.status === 404) {
+          if (!view) status.replaceChildren(h("p", {}, "This tab cannot play this seat. ", link("#/match/" + encodeURIComponent(id), "Watch the match instead.")));
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  })();
+}
+
 // ---------------------------------------------------------------------------------------- routing
 
 let current = null;  // the page on screen (or loading): {view, closers, active}
@@ -391,6 +593,7 @@ async function route() {
     if (parts.length === 0) await dashboard(ctx);
     else if (parts[0] === "matches") await matchesPage(ctx);
     else if (parts[0] === "match" && parts[1]) matchPage(ctx, parts[1]);
+    else if (parts[0] === "play" && parts[1] && parts[2]) playPage(ctx, parts[1], parts[2]);
     else if (parts[0] === "games") await gamesPage(ctx);
     else if (parts[0] === "game" && parts[1]) await gamePage(ctx, parts[1]);
     else if (parts[0] === "players") await playersPage(ctx);

@@ -1,4 +1,4 @@
-"""``ggp translate sbg`` and ``ggp play-sbg`` end to end through :func:`ggp.cli.main`."""
+"""``ggp translate sbg`` and ``ggp play-sbg`` (an alias of ``ggp play``) end to end through :func:`ggp.cli.main`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ggp.cli import main
-from ggp.commands.play_sbg import format_move, parse_move
+from ggp.commands.play import format_move, parse_move
 from ggp.gdl.parser import parse_kif
 from tests.conftest import GAMES_DIR
 
@@ -69,9 +69,9 @@ def test_translate_prints_warnings_to_stderr(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_moves_are_read_in_both_notations() -> None:
-    assert parse_move("a2a3", 6, 6) == parse_move(" 0 1 0 2 ", 6, 6) == (0, 1, 0, 2)
-    assert parse_move("b1-c3", 6, 6) == (1, 0, 2, 2)
-    assert parse_move("hello", 6, 6) is None and parse_move("1 2 3", 6, 6) is None
+    assert parse_move("a2a3") == parse_move(" 0 1 0 2 ") == (0, 1, 0, 2)
+    assert parse_move("b1-c3") == (1, 0, 2, 2)
+    assert parse_move("hello") is None and parse_move("1 2 3") is None
     assert format_move((1, 0, 2, 2)) == "b1c3"
 
 
@@ -81,8 +81,8 @@ def test_play_rejects_bad_input_then_plays_against_the_opponent(
     monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\na1a5\n0 1 0 2\nquit\n"))
     assert main(["play-sbg", str(SIX), "--seed", "3"]) == 0
     out = capsys.readouterr().out
-    assert "cannot read 'nonsense'" in out
-    assert "illegal move 'a1a5'; legal moves: a2a3 b1a3" in out
+    assert "'nonsense' is not a legal move now; type a number from 1 to 11" in out
+    assert "'a1a5' is not a legal move now" in out and "1) (move 0 1 0 2) a2a3    2) (move 1 0 0 2) b1a3" in out
     assert "black plays" in out and out.rstrip().endswith("stopped.")
 
 
@@ -90,4 +90,4 @@ def test_play_as_black_lets_the_opponent_open(monkeypatch: pytest.MonkeyPatch, c
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play-sbg", str(SIX), "--as", "black", "--opponent", "random"]) == 0
     out = capsys.readouterr().out
-    assert out.index("white plays") < out.index("black (ply 2)>")
+    assert out.index("white plays") < out.index("black> ")
