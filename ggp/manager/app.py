@@ -41,8 +41,8 @@ from aiohttp import web
 
 from ggp.errors import InputError
 from ggp.manager.fields import reject_unknown
-from ggp.manager.human import HUMAN_KIND, HumanSeat, NotYourTurn, human_view
-from ggp.manager.records import MatchRecord, to_dict, to_json
+from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
+from ggp.manager.records import MatchRecord, to_dict
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
 from ggp.manager.tournament import spec_from_mapping, spec_from_yaml
@@ -333,12 +333,25 @@ def _record_or_404(request: web.Request) -> MatchRecord:
     return record
 
 
+def _sealed_for_spectators(manager: Manager, record: MatchRecord) -> bool:
+    """True while a person plays a running GDL-II match: spectators then see no state, move or percept
+    (:func:`ggp.manager.human.sealed`), or the person could read the hidden information off them."""
+    return record.gdl2 and not record.finished and bool(manager.human_seats(record.match_id))
+
+
+def _spectator_dict(manager: Manager, record: MatchRecord) -> dict[str, Any]:
+    if _sealed_for_spectators(manager, record):
+        return {**to_dict(sealed(record)), "x-sealed": True}
+    return to_dict(record)
+
+
 async def get_match(request: web.Request) -> web.Response:
     record = _record_or_404(request)
     headers = {}
     if request.query.get("download"):
         headers["Content-Disposition"] = f'attachment; filename="{record.match_id}.json"'
-    return web.Response(text=to_json(record, indent=1), content_type="application/json", headers=headers)
+    text = json.dumps(_spectator_dict(request.app[MANAGER], record), indent=1)
+    return web.Response(text=text, content_type="application/json", headers=headers)
 
 
 async def abort_match(request: web.Request) -> web.Response:
@@ -412,7 +425,7 @@ async def match_events(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(reason="unknown match")
     board = await manager.match_board(record)
     response = await _sse(request)
-    await _send(response, "snapshot", {**to_dict(record), "x-board": board})
+    await _send(response, "snapshot", {**_spectator_dict(manager, record), "x-board": board})
     if queue is None or record.finished:
         await _send(response, "end", {**to_dict(record), "x-board": board})
         return response
@@ -424,10 +437,12 @@ async def match_events(request: web.Request) -> web.StreamResponse:
             except TimeoutError:
                 await response.write(b": ping\n\n")
                 continue
+            hidden = _sealed_for_spectators(manager, current)
             for step in range(sent + 1, current.step + 1):
-                data = {"step": step, "state": current.states[step], "moves": list(current.moves[step - 1]),
+                data = {"step": step, "state": SEALED_STATE if hidden else current.states[step],
+                        "moves": [SEALED_MOVE] * len(current.roles) if hidden else list(current.moves[step - 1]),
                         "errors": list(current.errors[step]), "time": current.state_times[step]}
-                if current.gdl2 and step <= len(current.percepts):
+                if current.gdl2 and not hidden and step <= len(current.percepts):
                     data["percepts"] = [list(seen) for seen in current.percepts[step - 1]]
                 await _send(response, "step", data)
             sent = current.step

@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from ggp.errors import InputError
@@ -182,3 +182,16 @@ def human_view(record: MatchRecord, role: str, seat: HumanSeat | None) -> dict[s
     if record.gdl2:
         view["percepts"] = [list(row[index]) for row in record.percepts]
     return view
+
+
+SEALED_STATE = ""
+"""What a spectator sees of a state while a sealed match runs (an empty state: the board with no pieces)."""
+SEALED_MOVE = "?"
+
+
+def sealed(record: MatchRecord) -> MatchRecord:
+    """``record`` as spectators see it while a person plays a GDL-II match: the seats, the step count and
+    the errors, but no state, move or percept (the person could read the hidden information off the
+    public match page otherwise); the whole record is public once the match has ended."""
+    return replace(record, states=tuple(SEALED_STATE for _ in record.states),
+                   moves=tuple(tuple(SEALED_MOVE for _ in joint) for joint in record.moves), percepts=())

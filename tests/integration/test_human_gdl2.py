@@ -64,8 +64,16 @@ async def test_a_person_guessing_sees_only_their_answers_never_the_secret(aiohtt
     answers = [" ".join(p) for p in seen["percepts"]]
     assert answers[0] == "" and answers[1].startswith("(answer 5 ") and answers[2].startswith("(answer 3 ")
     assert answers[1:] == [" ".join(row[0]) for row in record.percepts[1:]]  # the record's own percepts, no more
+    # Spectators (the public match page) see no state, move or percept while the person plays.
+    public = await (await client.get(f"/api/matches/{match_id}")).text()
+    assert "secret" not in public and "(ask 5)" not in public and json.loads(public)["x-sealed"] is True
+    async with client.get(f"/api/matches/{match_id}/events") as stream:
+        snapshot = (await stream.content.readuntil(b"\n\n")).decode()
+    assert snapshot.startswith("event: snapshot") and "secret" not in snapshot and "(ask 5)" not in snapshot
     await manager.abort(match_id)
     done = await view()
     assert done["finished"] and done["state"] and "(secret " in done["state"]  # revealed once it is over
+    public = json.loads(await (await client.get(f"/api/matches/{match_id}")).text())
+    assert "x-sealed" not in public and "(secret " in public["states"][-1]
     await manager.close()
     manager.store.close()

@@ -218,7 +218,9 @@ function matchPage(ctx, id) {
       ` · ${record.playerNamesFromHost.join(" vs ")} · clocks ${record.startClock}/${record.playClock} s · seed ${record["x-seed"]} · `,
       statusBadge(status), " · ",
       h("a", { href: "/api/matches/" + encodeURIComponent(id) + "?download=1" }, "export JSON"), " ",
-      status === "running" ? abortButton : null), result || "");
+      status === "running" ? abortButton : null),
+      record["x-sealed"] ? h("p", { class: "muted", id: "sealed" }, "A person plays this GDL-II match: its states, moves and percepts are hidden until it ends.") : "",
+      result || "");
   }
 
   function load(data) {
