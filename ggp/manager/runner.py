@@ -43,7 +43,7 @@ from ggp.match.rules import (
     StepCapOutcome,
 )
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import PerceptMachine, State, StateMachine
+from ggp.reasoner.machine import PerceptMachine, Role, State, StateMachine
 
 __all__ = [
     "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
@@ -201,10 +201,10 @@ def rules_hash(description: Description) -> str:
     return hashlib.sha256(to_kif(description).encode()).hexdigest()[:16]
 
 
-def check_roles(machine: StateMachine, seats: Sequence[Seat]) -> None:
+def check_roles(roles: Sequence[Role], seats: Sequence[Seat]) -> None:
     """Raise :class:`InputError` unless there is one seat per role and the ``random`` role's seat is
     the manager's own (``url=None``): chance is never a remote player."""
-    check_seats([str(role) for role in machine.roles], [seat if seat.contacted else None for seat in seats],
+    check_seats([str(role) for role in roles], [seat if seat.contacted else None for seat in seats],
                 [seat.name for seat in seats])
 
 
@@ -252,7 +252,7 @@ class HttpSeat:
         return "", reply
 
     async def start(self, info: MatchInfo, role: int) -> Answer:
-        self.role = str(info.machine.roles[role])
+        self.role = info.roles[role]
         self.gdl2 = info.gdl2
         assert info.description is not None
         body = wire.start_text(self.match_id, self.role, info.description, info.start_clock, info.play_clock)
@@ -294,18 +294,21 @@ class MatchRun:
     and the machine cannot compute percepts.
     """
 
-    def __init__(self, machine: StateMachine, config: MatchConfig, transport: Transport,
+    def __init__(self, machine: StateMachine | Referee, config: MatchConfig, transport: Transport,
                  observer: MatchObserver | None) -> None:
-        check_roles(machine, config.seats)
         self.config = config
         self.transport = transport
         self.observer = observer
         self.deadlines = config.effective_deadlines()
         self.gdl2 = uses_sees(config.description)
-        if self.gdl2 and not isinstance(machine, PerceptMachine):
-            raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
-        self.referee = Referee(machine, gdl2=self.gdl2)
-        self.roles = tuple(str(role) for role in machine.roles)
+        if isinstance(machine, Referee):
+            self.referee = machine  # reasons elsewhere (the manager's worker process)
+        else:
+            if self.gdl2 and not isinstance(machine, PerceptMachine):
+                raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
+            self.referee = Referee(machine, gdl2=self.gdl2)
+        check_roles(self.referee.roles, config.seats)
+        self.roles = tuple(str(role) for role in self.referee.roles)
         self.record = MatchRecord(
             match_id=config.match_id,
             start_time_ms=_now_ms(),
@@ -360,7 +363,7 @@ class MatchRun:
         seats = [HttpSeat(seat, self.transport, self.deadlines, cfg.match_id) if seat.contacted else None
                  for seat in cfg.seats]
         info = MatchInfo(cfg.match_id, self.referee.machine, cfg.description, cfg.start_clock, cfg.play_clock,
-                         self.gdl2)
+                         self.gdl2, self.roles)
         rules = MatchRules(cfg.step_cap, cfg.step_cap_outcome)
         await loop.play(self.referee, seats, info, cfg.seed, rules, self, cfg.effective_wedge_s())
         return self.record

@@ -16,12 +16,14 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
-from ggp.errors import GgpError, InputError
-from ggp.gdl.parser import parse_kif
+from ggp.errors import InputError
 from ggp.gdl.terms import Description
 from ggp.manager import wire
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
 from ggp.manager.ratings import update_elo
+from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: the app and the CLI catch it
+from ggp.manager.reasoning import GameSlot, ReasonerLimits, Reasoners
+from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord
 from ggp.manager.runner import (
     CHANCE_ROLE,
@@ -40,13 +42,14 @@ from ggp.manager.runner import (
 from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
 from ggp.manager.tournament import TournamentSpec, round_robin
 from ggp.match.rules import MatchRules
-from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import PerceptMachine, StateMachine
+from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
 
 MachineFactory = Callable[[Description], StateMachine]
-"""Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``)."""
+"""Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``).
+It runs in a worker process (:mod:`ggp.manager.reasoning`), so it must pickle: a module-level function
+or an instance of a module-level class."""
 GameTranslator = Callable[[str, str], str]
 """Turns a game in another format (text, file name for messages) into KIF text; raises
 :class:`InputError` (or ``ValueError``) with a position for a bad file. The CLI wires these (``sbg``)."""
@@ -62,7 +65,7 @@ _URL = re.compile(r"https?://[^\s/]+(/\S*)?")
 class ManagerSettings:
     """Tunables: the URL games are published under, suspension after N failed matches in a row
     (0 = never), the step cap and what reaching it means (a draw or an abort), the most matches running
-    at once, and deadline overrides for tests."""
+    at once, the reasoner's time and memory limits, and deadline overrides for tests."""
 
     public_url: str = "http://127.0.0.1:9140"
     suspend_after: int = 3
@@ -70,6 +73,7 @@ class ManagerSettings:
     step_cap_outcome: StepCapOutcome = DEFAULT_STEP_CAP_OUTCOME
     max_running: int = 500
     deadlines: Deadlines | None = None
+    reasoner: ReasonerLimits = field(default_factory=ReasonerLimits)
 
     def __post_init__(self) -> None:
         MatchRules(self.step_cap, self.step_cap_outcome)  # InputError now, not at the first match
@@ -91,16 +95,6 @@ class _Running:
     task: asyncio.Task[MatchRecord | None]
     record: MatchRecord | None = None
     subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
-
-
-def game_problems(description: Description) -> list[str]:
-    """Why the manager cannot run a game: the validator's errors, one line each.
-
-    GDL-II games (``sees``, a ``random`` role) are accepted: the runner plays them in GDL-II mode.
-    """
-    from ggp.gdl.validator import validate
-
-    return [str(f) for f in validate(description) if f.severity == "error"]
 
 
 def player_roles(roles: Sequence[str]) -> list[str]:
@@ -127,12 +121,11 @@ class Manager:
         self.store = store
         self._translators = dict(translators or {})
         self.settings = settings or ManagerSettings()
-        self._machine_factory = machine_factory
+        self.reasoners = Reasoners(machine_factory, self.settings.reasoner)
         self._launcher = launcher
         self._transport = transport
         self._own_transport: HttpTransport | None = None
-        self._machines: dict[tuple[str, int], tuple[Description, StateMachine]] = {}
-        self._machine_locks: dict[tuple[str, int], asyncio.Lock] = {}
+        self._game_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._running: dict[str, _Running] = {}
         self._tournaments: dict[int, asyncio.Task[None]] = {}
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
@@ -161,6 +154,7 @@ class Manager:
         pending = [*self._tournaments.values(), *(r.task for r in self._running.values())]
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
+        await self.reasoners.close()
         if self._own_transport is not None:
             await self._own_transport.close()
 
@@ -180,42 +174,26 @@ class Manager:
             raise InputError(f"game key {key!r} must be 1-64 letters, digits, '_' or '-'")
         if len(name) > 200:
             raise InputError("game name is longer than 200 characters")
+        translator = None
         if game_format != GAME_FORMAT:
             translator = self._translators.get(game_format)
             if translator is None:
                 raise InputError(f"unknown game format {game_format!r}; expected one of {list(self.game_formats())}")
-            try:
-                kif = await asyncio.to_thread(translator, kif, f"{key}.{game_format}")
-            except ValueError as exc:
-                raise InputError(str(exc)) from None
-        description = parse_kif(kif, f"{key}.kif")
-        problems = game_problems(description)
-        if problems:
-            raise GameRejected(problems)
-        try:
-            machine = await asyncio.to_thread(self._machine_factory, description)
-        except GgpError as exc:
-            raise InputError(f"the reasoner cannot run this game: {exc}") from exc
-        if uses_sees(description) and not isinstance(machine, PerceptMachine):
-            raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
-        row = self.store.add_game(key, kif, [str(role) for role in machine.roles], name or key)
-        self._machines.setdefault((row.key, row.version), (description, machine))
+        # Translating, parsing, validating and grounding all happen in a worker process, under limits.
+        slot = await self.reasoners.load(kif, f"{key}.{game_format}", translator, f"{key}.kif")
+        assert slot.game is not None
+        row = self.store.add_game(key, slot.game.kif, [str(role) for role in slot.game.roles], name or key)
         log.info("game %s v%d stored", key, row.version)
         return row
 
     def game_url(self, row: GameRow) -> str:
         return f"{self.settings.public_url}/games/{row.key}/v{row.version}/"
 
-    async def machine_for(self, row: GameRow) -> tuple[Description, StateMachine]:
-        """The (cached) description and state machine of a stored game version."""
-        key = (row.key, row.version)
-        lock = self._machine_locks.setdefault(key, asyncio.Lock())
+    async def game_for(self, row: GameRow) -> GameSlot:
+        """The loaded game of a stored version (its worker is started and the game probed when needed)."""
+        lock = self._game_locks.setdefault((row.key, row.version), asyncio.Lock())
         async with lock:
-            if key not in self._machines:
-                description = parse_kif(row.kif, f"{row.key}.kif")
-                machine = await asyncio.to_thread(self._machine_factory, description)
-                self._machines[key] = (description, machine)
-        return self._machines[key]
+            return await self.reasoners.load(row.kif, f"{row.key}.kif")
 
     # --- players --------------------------------------------------------------------------------
 
@@ -289,7 +267,9 @@ class Manager:
         if len(players) != len(row.roles):
             raise InputError(f"game {row.key!r} has {len(row.roles)} roles {list(row.roles)} "
                              f"but {len(players)} players were given")
-        description, machine = await self.machine_for(row)
+        slot = await self.game_for(row)
+        description = await self.reasoners.description(slot)
+        assert slot.game is not None
         match_id = f"{row.key}.{secrets.token_hex(4)}"
         seed = request.seed if request.seed is not None else secrets.randbits(32)
         launched: list[LaunchedPlayer] = []
@@ -303,15 +283,16 @@ class Manager:
                 game_meta_url=self.game_url(row), step_cap=self.settings.step_cap,
                 step_cap_outcome=self.settings.step_cap_outcome, deadlines=self.settings.deadlines, tournament=tournament,
             )
-            check_roles(machine, config.seats)
+            check_roles(slot.game.roles, config.seats)
             if tournament_id is not None:
                 self.store.link_tournament(match_id, tournament_id)
             observer = _Observer(self, match_id)
-            run = MatchRun(machine, config, self.transport, observer)
+            run = MatchRun(self.reasoners.referee(slot), config, self.transport, observer)
         except BaseException:
             await _close_all(launched)
             raise
-        task = asyncio.create_task(self._play(run, players, launched), name=f"match {match_id}")
+        self.reasoners.hold(slot)
+        task = asyncio.create_task(self._play(run, players, launched, slot), name=f"match {match_id}")
         self._running[match_id] = _Running(task, run.record)
         return match_id
 
@@ -327,7 +308,8 @@ class Manager:
         assert player.url is not None
         return Seat(player.name, player.url, "remote")
 
-    async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer]) -> MatchRecord | None:
+    async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer],
+                    slot: GameSlot) -> MatchRecord | None:
         match_id = run.config.match_id
         try:
             record = await run.run()
@@ -337,6 +319,7 @@ class Manager:
         finally:
             await _close_all(launched)
             self._running.pop(match_id, None)
+            await self.reasoners.release(slot)
         self._after(record, players)
         return record
 
@@ -431,7 +414,7 @@ class Manager:
         schedule = round_robin(spec.players, len(player_roles(row.roles)), spec.per_pairing)  # checks MAX_MATCHES
         for name in spec.players:
             self.resolve_player(name)
-        await self.machine_for(row)
+        await self.game_for(row)
         config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
                   "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,
                   "parallel": spec.parallel, "scheduled": len(schedule), "schedule": [list(s) for s in schedule]}
@@ -496,14 +479,6 @@ class Manager:
         for entry in table.values():
             entry["mean"] = round(entry["points"] / entry["matches"], 2)
         return sorted(table.values(), key=lambda e: (-e["mean"], e["player"]))
-
-
-class GameRejected(InputError):
-    """A game the manager refuses, with every problem found (``problems``)."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"invalid game: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-        self.problems = problems
 
 
 class _Observer:
