@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); running matches are aborted on the way out."""
     try:
         return asyncio.run(_serve(args))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM before serving began
         return 0
 
 
@@ -53,12 +53,14 @@ async def _serve(args: argparse.Namespace) -> int:
         load_games,
         open_store,
         start_server,
+        stop_on_sigterm,
         wait_for_stop,
     )
     from ggp.files import read_text
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
 
+    stop_on_sigterm()
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
     host = f"[{args.host}]" if ":" in args.host else args.host

@@ -23,6 +23,7 @@ import hashlib
 import logging
 import pickle
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -187,12 +188,15 @@ class Reasoners:
         self.factory = factory
         self.limits = limits or ReasonerLimits()
         self._slots: OrderedDict[str, GameSlot] = OrderedDict()
+        self._workers: weakref.WeakSet[Worker] = weakref.WeakSet()  # loading ones too: close() kills all
         self._closed = False
 
     def _new_worker(self) -> Worker:
         if self._closed:
             raise ReasonerError("the manager is shutting down")
-        return Worker(self.limits.memory_mb)
+        worker = Worker(self.limits.memory_mb)
+        self._workers.add(worker)
+        return worker
 
     async def load(self, text: str, file: str, translator: GameTranslator | None = None,
                    translated_file: str | None = None) -> GameSlot:
@@ -338,12 +342,14 @@ class Reasoners:
         return IsolatedReferee(self, slot)
 
     async def close(self) -> None:
-        """Kill every worker; later loads fail."""
+        """Kill every worker, busy or not (a load or a call in progress fails at once); later loads fail."""
         self._closed = True
-        slots = list(self._slots.values())
         self._slots.clear()
-        for slot in slots:
-            await slot.worker.close()
+        workers = list(self._workers)
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            await worker.close()
 
 
 class IsolatedReferee(Referee):

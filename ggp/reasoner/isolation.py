@@ -328,6 +328,22 @@ class Worker:
             self._errors = None
 
 
+def _exit_with_parent() -> None:
+    """Exit when the parent is gone (killed with -9, say), even in the middle of a long call: an
+    orphaned worker would otherwise go on grounding a heavy game for nobody."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _forget(task: asyncio.Future[Any]) -> None:
     """Done-callback: a call whose caller was cancelled has nobody to read its error; mark it read."""
     if not task.cancelled():
@@ -351,6 +367,7 @@ def _serve_main() -> None:
 
     path, memory_mb = read_frame()
     sys.path[:] = path
+    _exit_with_parent()
     _limit_memory(memory_mb)
     while True:
         module_name, qualname, args = read_frame()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -148,3 +149,63 @@ async def test_an_upload_that_cannot_be_probed_in_time_is_refused_with_the_reaso
     finally:
         await manager.close()
         store.close()
+
+
+def five_ary_kif(constants: int) -> str:
+    """A game whose first player's legal rule joins a 5-ary relation over ``constants`` objects (10^10
+    moves for 100): accepted with 201 before, then it held the manager for 367 s and died at 6 GB."""
+    objects = " ".join(f"(obj o{i})" for i in range(constants))
+    return f"""
+(role a) (role b) (init (c 1)) {objects}
+(<= (legal a (m ?v ?w ?x ?y ?z)) (obj ?v) (obj ?w) (obj ?x) (obj ?y) (obj ?z))
+(<= (legal b noop) (role b))
+(<= (next (c 2)) (true (c 1)))
+(<= terminal (true (c 2)))
+(<= (goal ?r 50) (role ?r))
+"""
+
+
+async def test_a_game_whose_grounding_exceeds_the_limits_is_refused_at_upload(aiohttp_client: ClientFactory) -> None:
+    from ggp.commands._manager_glue import machine_factory
+
+    limits = ReasonerLimits(call_s=2.0, load_s=5.0, memory_mb=1024)
+    store = Store(":memory:")
+    manager = Manager(store, machine_factory("auto"), settings=ManagerSettings(reasoner=limits))
+    try:
+        client = await aiohttp_client(create_app(manager))
+        response = await post_json(client, "/api/games", {"key": "heavy", "kif": five_ary_kif(100)})
+        assert response.status == 400
+        error = (await response.json())["error"]
+        assert error.startswith("heavy.kif: cannot be played within the limits: loading exceeded the "), error
+        assert store.game("heavy") is None
+        small = await post_json(client, "/api/games", {"key": "light", "kif": five_ary_kif(2)})
+        assert small.status == 201, await small.text()
+    finally:
+        await manager.close()
+        store.close()
+
+
+def resident_bytes() -> int:
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux /proc to read memory use")
+async def test_twenty_new_versions_keep_the_workers_memory_under_the_cache_bound() -> None:
+    """Every new version of a game kept 40-77 MB forever (217 -> 488 MB after 5 versions)."""
+    limits = ReasonerLimits(call_s=5.0, load_s=120.0, memory_mb=1024, cache_mb=160)
+    store = Store(":memory:")
+    manager = Manager(store, machine_for_description, settings=ManagerSettings(reasoner=limits))
+    try:
+        before = resident_bytes()
+        for version in range(1, 21):
+            row = await manager.add_game("counter", big_kif(20_000) + f"\n(version v{version})")
+            assert row.version == version
+            assert manager.reasoners.cached_bytes() <= 160 * 2**20
+        grown = resident_bytes() - before
+        kept = manager.reasoners.cached_games()
+    finally:
+        await manager.close()
+        store.close()
+    assert 1 <= kept < 20
+    assert grown < 100 * 2**20, f"the manager grew by {grown / 2**20:.0f} MB"
