@@ -16,7 +16,7 @@ from ggp.errors import InputError
 from ggp.manager.app import create_app
 from ggp.manager.service import Manager
 from ggp.manager.store import Store
-from ggp.protocol.server import IDLE_TIMEOUT_S
+from ggp.protocol.server import IDLE_TIMEOUT_S, CappedSite
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ async def start_server(manager: Manager, host: str, port: int, token: str) -> Ru
     runner = web.AppRunner(create_app(manager, token=token, allowed_hosts=allowed_hosts(host)), access_log=None,
                            keepalive_timeout=IDLE_TIMEOUT_S, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = CappedSite(runner, host, port)
     try:
         await site.start()
     except OSError as exc:
