@@ -189,6 +189,7 @@ class Reasoners:
         self.limits = limits or ReasonerLimits()
         self._slots: OrderedDict[str, GameSlot] = OrderedDict()
         self._workers: weakref.WeakSet[Worker] = weakref.WeakSet()  # loading ones too: close() kills all
+        self._loading: dict[str, asyncio.Lock] = {}
         self._closed = False
 
     def _new_worker(self) -> Worker:
@@ -206,6 +207,15 @@ class Reasoners:
         translation error, or a game that does not fit the limits: the message says which).
         """
         key = hashlib.sha256(f"{translator is not None}\0{file}\0{text}".encode()).hexdigest()
+        lock = self._loading.setdefault(key, asyncio.Lock())
+        async with lock:  # one load per game at a time
+            slot = await self._load(key, text, file, translator, translated_file)
+        if not lock.locked():
+            self._loading.pop(key, None)
+        return slot
+
+    async def _load(self, key: str, text: str, file: str, translator: GameTranslator | None,
+                    translated_file: str | None) -> GameSlot:
         slot = self._slots.get(key)
         if slot is not None and slot.game is not None:
             self._slots.move_to_end(key)
@@ -229,6 +239,10 @@ class Reasoners:
             await slot.worker.close()
             raise GameRejected(result.problems)
         slot.game = result
+        kept = self._slots.get(key)
+        if kept is not None and kept.game is not None:  # loaded meanwhile by a caller that got another lock
+            await slot.worker.close()
+            return kept
         slot.memory_bytes = self._measure(slot) or 64 * len(text)
         log.info("game %s loaded in worker %s in %.2f s (%.0f MB)", slot.file, slot.worker.pid,
                  time.monotonic() - started, slot.memory_bytes / 2**20)
@@ -344,8 +358,8 @@ class Reasoners:
     async def close(self) -> None:
         """Kill every worker, busy or not (a load or a call in progress fails at once); later loads fail."""
         self._closed = True
+        workers = list(self._workers)  # before the slots go: the set holds them weakly
         self._slots.clear()
-        workers = list(self._workers)
         for worker in workers:
             worker.kill()
         for worker in workers:

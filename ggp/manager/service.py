@@ -125,7 +125,6 @@ class Manager:
         self._launcher = launcher
         self._transport = transport
         self._own_transport: HttpTransport | None = None
-        self._game_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._running: dict[str, _Running] = {}
         self._tournaments: dict[int, asyncio.Task[None]] = {}
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
@@ -191,9 +190,7 @@ class Manager:
 
     async def game_for(self, row: GameRow) -> GameSlot:
         """The loaded game of a stored version (its worker is started and the game probed when needed)."""
-        lock = self._game_locks.setdefault((row.key, row.version), asyncio.Lock())
-        async with lock:
-            return await self.reasoners.load(row.kif, f"{row.key}.kif")
+        return await self.reasoners.load(row.kif, f"{row.key}.kif")
 
     # --- players --------------------------------------------------------------------------------
 

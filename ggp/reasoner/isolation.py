@@ -281,7 +281,8 @@ class Worker:
             if frame is None:
                 self._dead = True
                 status = await process.wait()
-                assert self._errors is not None
+                if self._errors is None:  # closed meanwhile (shutdown)
+                    raise IsolationError("stopped", "the worker was stopped")
                 raise IsolationError("died", _death(status, self._errors))
             kind, payload = frame
             if kind == "done":
