@@ -116,7 +116,7 @@ async def test_kill_9_during_a_tournament_loses_no_finished_match_and_leaves_not
     seed: int, tmp_path: Path, aiohttp_server: ServerFactory,
 ) -> None:
     """A tournament interrupted by a crash once stayed "running" forever."""
-    urls = [str((await aiohttp_server(FakePlayer(late("(step 1)", 0.05)).app())).make_url("/")) for _ in range(3)]
+    urls = [str((await aiohttp_server(FakePlayer(late("(step 1)", 0.1)).app())).make_url("/")) for _ in range(3)]
     db = tmp_path / "m.db"
     serve = await Serve.start(db)
     try:
@@ -125,9 +125,9 @@ async def test_kill_9_during_a_tournament_loses_no_finished_match_and_leaves_not
             for index, url in enumerate(urls):
                 await serve.post(session, "/api/players", {"name": f"p{index}", "url": url})
             tournament = await serve.post(session, "/api/tournaments", {
-                "name": "t", "game": "counter", "players": ["p0", "p1", "p2"], "matches_per_pairing": 4,
+                "name": "t", "game": "counter", "players": ["p0", "p1", "p2"], "matches_per_pairing": 8,
                 "startclock": 5, "playclock": 2, "parallel": 2})
-            await asyncio.sleep(random.Random(seed).uniform(1.0, 4.0))  # a random moment, fixed by the seed
+            await asyncio.sleep(random.Random(seed).uniform(1.5, 5.0))  # a random moment, fixed by the seed
             finished = await serve.get(session, "/api/matches?status=completed&limit=1000")
             serve.process.kill()
             await serve.process.wait()
