@@ -206,7 +206,7 @@ class Reasoners:
         Raises :class:`GameRejected` (validator errors), :class:`InputError` (a syntax error, a
         translation error, or a game that does not fit the limits: the message says which).
         """
-        key = hashlib.sha256(f"{translator is not None}\0{file}\0{text}".encode()).hexdigest()
+        key = _key(text, file, translator is not None)
         lock = self._loading.setdefault(key, asyncio.Lock())
         async with lock:  # one load per game at a time
             slot = await self._load(key, text, file, translator, translated_file)
@@ -239,6 +239,8 @@ class Reasoners:
             await slot.worker.close()
             raise GameRejected(result.problems)
         slot.game = result
+        if translator is not None:  # kept under the KIF it became: the stored version's matches find it
+            key = slot.key = _key(result.kif, slot.file, False)
         kept = self._slots.get(key)
         if kept is not None and kept.game is not None:  # loaded meanwhile by a caller that got another lock
             await slot.worker.close()
@@ -364,6 +366,10 @@ class Reasoners:
             worker.kill()
         for worker in workers:
             await worker.close()
+
+
+def _key(text: str, file: str, translated: bool) -> str:
+    return hashlib.sha256(f"{translated}\0{file}\0{text}".encode()).hexdigest()
 
 
 class IsolatedReferee(Referee):
