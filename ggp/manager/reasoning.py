@@ -56,7 +56,7 @@ class ReasonerLimits:
     call_s: float = 10.0
     load_s: float = 60.0
     memory_mb: int = 2048
-    cache_mb: int = 1024
+    cache_mb: int = 512
 
 
 class GameRejected(InputError):
