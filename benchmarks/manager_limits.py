@@ -11,6 +11,7 @@ connections held while the server still answers.
    ``cache_mb``).
 3. ``--idle`` idle connections to the manager's web server, then GET /api/players: how many connections the
    server holds, how many it shed, and the request's status and latency.
+4. The price of the worker: wall time and manager CPU per reasoner call (ticTacToe's legal moves, clingo).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from aiohttp.test_utils import TestServer
 
 from ggp.commands._manager_glue import machine_factory
 from ggp.manager.app import create_app
-from ggp.manager.reasoning import ReasonerLimits
+from ggp.manager.reasoning import ReasonerLimits, Reasoners
 from ggp.manager.runner import Deadlines
 from ggp.manager.service import Manager, ManagerSettings, MatchRequest
 from ggp.manager.store import Store
@@ -133,6 +134,21 @@ async def idle(count: int) -> None:
         store.close()
 
 
+async def per_call(calls: int = 500) -> None:
+    reasoners = Reasoners(machine_factory("clingo"))
+    try:
+        slot = await reasoners.load((ROOT / "kif" / "ticTacToe" / "ticTacToe.kif").read_text(), "ticTacToe.kif")
+        referee = reasoners.referee(slot)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(calls):
+            await referee.legal()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"one reasoner call through the worker (ticTacToe legal moves, clingo): {wall / calls * 1000:.2f} ms "
+              f"wall, {cpu / calls * 1000:.2f} ms manager CPU (mean of {calls})")
+    finally:
+        await reasoners.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--call-s", type=float, default=ReasonerLimits().call_s)
@@ -142,6 +158,7 @@ def main() -> None:
     asyncio.run(wedged(args.call_s))
     asyncio.run(uploads(args.uploads))
     asyncio.run(idle(args.idle))
+    asyncio.run(per_call())
 
 
 if __name__ == "__main__":
