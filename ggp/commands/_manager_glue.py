@@ -11,6 +11,7 @@ import itertools
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,21 +54,29 @@ _MACHINES: dict[tuple[str, Description], StateMachine] = {}
 _MACHINES_LOCK = threading.Lock()
 
 
-def machine_factory(engine: str = DEFAULT_ENGINE) -> Callable[[Description], StateMachine]:
-    """Builds machines with the named engine, one per game: the manager and every built-in player
-    share it (the clingo machine serialises queries with a lock), so a game is grounded only once.
-    Descriptions are validated by the manager before they get here."""
-    from ggp.reasoner.engines import make_machine
+@dataclass(frozen=True, slots=True)
+class EngineMachines:
+    """Builds machines with the named engine, one per game in each process: the built-in players share
+    them (the clingo machine serialises queries with a lock), so a game is grounded only once there.
+    A value, so it pickles: the manager builds its machines in worker processes with it. Descriptions
+    are validated by the manager before they get here."""
 
-    def build(description: Description) -> StateMachine:
-        key = (engine, description)
+    engine: str = DEFAULT_ENGINE
+
+    def __call__(self, description: Description) -> StateMachine:
+        from ggp.reasoner.engines import make_machine
+
+        key = (self.engine, description)
         with _MACHINES_LOCK:
             machine = _MACHINES.get(key)
             if machine is None:
-                machine = _MACHINES[key] = make_machine(description, engine, validate=False)
+                machine = _MACHINES[key] = make_machine(description, self.engine, validate=False)
         return machine
 
-    return build
+
+def machine_factory(engine: str = DEFAULT_ENGINE) -> Callable[[Description], StateMachine]:
+    """The :class:`EngineMachines` of ``engine``."""
+    return EngineMachines(engine)
 
 
 def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENGINE) -> AppLauncher | None:

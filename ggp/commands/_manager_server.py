@@ -16,7 +16,7 @@ from ggp.errors import InputError
 from ggp.manager.app import create_app
 from ggp.manager.service import Manager
 from ggp.manager.store import Store
-from ggp.protocol.server import IDLE_TIMEOUT_S
+from ggp.protocol.server import IDLE_TIMEOUT_S, CappedSite
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,15 @@ class Running:
     manager: Manager
 
     async def close(self) -> None:
+        """Abort the running matches and stop the reasoner workers first (so no request waits on a busy
+        one), then stop serving (open requests get ``SHUTDOWN_S``)."""
+        await self.manager.close()
         await self.runner.cleanup()
         self.manager.store.close()
 
+
+SHUTDOWN_S = 2.0
+"""Seconds open requests (an event stream, an upload) get to finish when the server stops."""
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -66,9 +72,9 @@ async def start_server(manager: Manager, host: str, port: int, token: str) -> Ru
     """Serve ``manager`` on host:port (0 = any free port); returns the URL actually bound. A non-empty
     ``token`` is enforced whether or not the server is exposed."""
     runner = web.AppRunner(create_app(manager, token=token, allowed_hosts=allowed_hosts(host)), access_log=None,
-                           keepalive_timeout=IDLE_TIMEOUT_S)
+                           keepalive_timeout=IDLE_TIMEOUT_S, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = CappedSite(runner, host, port)
     try:
         await site.start()
     except OSError as exc:
@@ -92,6 +98,15 @@ async def load_games(manager: Manager, paths: list[Path]) -> list[str]:
             continue
         added.append(row.key)
     return added
+
+
+def stop_on_sigterm() -> None:
+    """From now on SIGTERM cancels the current task, as Ctrl-C does (before :func:`wait_for_stop` takes
+    over, e.g. while games load), so its ``finally`` clean-up runs instead of an abrupt exit."""
+    task = asyncio.current_task()
+    if task is not None:
+        with contextlib.suppress(NotImplementedError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
 
 
 async def wait_for_stop() -> None:

@@ -8,6 +8,8 @@ or ``--seconds`` limit every move further than the play clock does.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import logging
 import sys
 from typing import Any
@@ -68,10 +70,8 @@ def player_spec(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code."""
-    from aiohttp import web
-
     from ggp.players.registry import make_player, parse_spec
-    from ggp.protocol.server import IDLE_TIMEOUT_S, create_player_app
+    from ggp.protocol.server import create_player_app
     from ggp.reasoner.engines import engine_factory
     from ggp.reasoner.upgrade import playing_machine
 
@@ -86,5 +86,22 @@ def run(args: argparse.Namespace) -> int:
         lambda: make_player(spec, args.seed), name, lambda rules: playing_machine(rules, args.engine), species=kind
     )
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
-    web.run_app(app, host=args.host, port=args.port, print=None, handle_signals=True, keepalive_timeout=IDLE_TIMEOUT_S)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is a normal way to stop
+        asyncio.run(_serve(app, args.host, args.port))
     return 0
+
+
+async def _serve(app: Any, host: str, port: int) -> None:
+    """Serve the player app (idle timeout, connection cap) until SIGTERM or Ctrl-C."""
+    from aiohttp import web
+
+    from ggp.commands._manager_server import SHUTDOWN_S, wait_for_stop
+    from ggp.protocol.server import IDLE_TIMEOUT_S, CappedSite
+
+    runner = web.AppRunner(app, access_log=None, keepalive_timeout=IDLE_TIMEOUT_S, shutdown_timeout=SHUTDOWN_S)
+    await runner.setup()
+    try:
+        await CappedSite(runner, host, port).start()
+        await wait_for_stop()
+    finally:
+        await runner.cleanup()

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM); running matches are aborted on the way out."""
     try:
         return asyncio.run(_serve(args))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM before serving began
         return 0
 
 
@@ -62,6 +62,7 @@ async def _serve(args: argparse.Namespace) -> int:
         load_games,
         open_store,
         start_server,
+        stop_on_sigterm,
         wait_for_stop,
     )
     from ggp.commands._piece_images import shape_cache
@@ -70,6 +71,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
 
+    stop_on_sigterm()
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
     for directory in args.sbg:

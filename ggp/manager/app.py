@@ -46,7 +46,7 @@ from ggp.manager.records import MatchRecord, to_dict
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
 from ggp.manager.tournament import spec_from_mapping, spec_from_yaml
-from ggp.protocol.server import cross_site
+from ggp.protocol.server import cap_connections, cross_site
 
 log = logging.getLogger(__name__)
 
@@ -543,6 +543,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     player ping); a non-empty ``allowed_hosts`` refuses requests whose Host header names another host."""
     app = web.Application(client_max_size=MAX_BODY, middlewares=[_security_headers, _errors, _guard])
     app[MANAGER] = manager
+    cap_connections(app)
     app[TOKEN] = token
     app[ALLOWED_HOSTS] = frozenset(_host_name(host) for host in allowed_hosts)
     add = app.router

@@ -92,7 +92,7 @@ class HumanSeat:
             await asyncio.wait_for(changed.wait(), min(timeout_s, MAX_WAIT_S))
 
     async def start(self, info: MatchInfo, role: int) -> Answer:
-        self.role = str(info.machine.roles[role])
+        self.role = info.roles[role]
         self._touch()
         return Answer()
 

@@ -44,7 +44,7 @@ from ggp.match.rules import (
     StepCapOutcome,
 )
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import PerceptMachine, State, StateMachine
+from ggp.reasoner.machine import PerceptMachine, Role, State, StateMachine
 
 __all__ = [
     "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
@@ -209,10 +209,10 @@ def rules_hash(description: Description) -> str:
     return hashlib.sha256(to_kif(description).encode()).hexdigest()[:16]
 
 
-def check_roles(machine: StateMachine, seats: Sequence[Seat]) -> None:
+def check_roles(roles: Sequence[Role], seats: Sequence[Seat]) -> None:
     """Raise :class:`InputError` unless there is one seat per role and the ``random`` role's seat is
     the manager's own (``url=None``): chance is never a remote player."""
-    check_seats([str(role) for role in machine.roles], [None if seat.played_by_loop else seat for seat in seats],
+    check_seats([str(role) for role in roles], [None if seat.played_by_loop else seat for seat in seats],
                 [seat.name for seat in seats])
 
 
@@ -262,7 +262,7 @@ class HttpSeat:
         return "", reply
 
     async def start(self, info: MatchInfo, role: int) -> Answer:
-        self.role = str(info.machine.roles[role])
+        self.role = info.roles[role]
         self.gdl2 = info.gdl2
         assert info.description is not None
         self.spellings = info.description.spellings
@@ -307,9 +307,8 @@ class MatchRun:
     compute percepts.
     """
 
-    def __init__(self, machine: StateMachine, config: MatchConfig, transport: Transport,
+    def __init__(self, machine: StateMachine | Referee, config: MatchConfig, transport: Transport,
                  observer: MatchObserver | None, local_seats: Mapping[int, loop.Seat] | None = None) -> None:
-        check_roles(machine, config.seats)
         self.local_seats = dict(local_seats or {})
         for index, seat in enumerate(config.seats):
             if not seat.played_by_loop and not seat.contacted and index not in self.local_seats:
@@ -319,10 +318,14 @@ class MatchRun:
         self.observer = observer
         self.deadlines = config.effective_deadlines()
         self.gdl2 = uses_sees(config.description)
-        if self.gdl2 and not isinstance(machine, PerceptMachine):
-            raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
-        self.referee = Referee(machine, gdl2=self.gdl2)
-        self.roles = tuple(str(role) for role in machine.roles)
+        if isinstance(machine, Referee):
+            self.referee = machine  # reasons elsewhere (the manager's worker process)
+        else:
+            if self.gdl2 and not isinstance(machine, PerceptMachine):
+                raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
+            self.referee = Referee(machine, gdl2=self.gdl2)
+        check_roles(self.referee.roles, config.seats)
+        self.roles = tuple(str(role) for role in self.referee.roles)
         self.record = MatchRecord(
             match_id=config.match_id,
             start_time_ms=_now_ms(),
@@ -379,7 +382,7 @@ class MatchRun:
             else HttpSeat(seat, self.transport, self.deadlines, cfg.match_id) if seat.contacted else None
             for index, seat in enumerate(cfg.seats)]
         info = MatchInfo(cfg.match_id, self.referee.machine, cfg.description, cfg.start_clock, cfg.play_clock,
-                         self.gdl2)
+                         self.gdl2, self.roles)
         rules = MatchRules(cfg.step_cap, cfg.step_cap_outcome)
         await loop.play(self.referee, seats, info, cfg.seed, rules, self, cfg.effective_wedge_s())
         return self.record

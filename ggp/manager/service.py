@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ggp.errors import GgpError, InputError
-from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Description, Term
 from ggp.manager import wire
 from ggp.manager.boards import recognise_board
 from ggp.manager.human import HUMAN_KIND, HumanSeat
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
 from ggp.manager.ratings import update_elo
+from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: the app and the CLI catch it
+from ggp.manager.reasoning import GameSlot, ReasonerLimits, Reasoners
+from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.runner import (
     CHANCE_ROLE,
@@ -42,13 +44,14 @@ from ggp.manager.runner import (
 from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
 from ggp.manager.tournament import TournamentSpec, round_robin
 from ggp.match.rules import MatchRules
-from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import PerceptMachine, StateMachine
+from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
 
 MachineFactory = Callable[[Description], StateMachine]
-"""Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``)."""
+"""Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``).
+It runs in a worker process (:mod:`ggp.manager.reasoning`), so it must pickle: a module-level function
+or an instance of a module-level class."""
 GameTranslator = Callable[[str, str], str]
 """Turns a game in another format (text, file name for messages) into KIF text; raises
 :class:`InputError` (or ``ValueError``) with a position for a bad file. The CLI wires these (``sbg``)."""
@@ -78,7 +81,7 @@ _URL = re.compile(r"https?://[^\s/]+(/\S*)?")
 class ManagerSettings:
     """Tunables: the URL games are published under, suspension after N failed matches in a row
     (0 = never), the step cap and what reaching it means (a draw or an abort), the most matches running
-    at once, and deadline overrides for tests."""
+    at once, the reasoner's time and memory limits, and deadline overrides for tests."""
 
     public_url: str = "http://127.0.0.1:9140"
     suspend_after: int = 3
@@ -86,6 +89,7 @@ class ManagerSettings:
     step_cap_outcome: StepCapOutcome = DEFAULT_STEP_CAP_OUTCOME
     max_running: int = 500
     deadlines: Deadlines | None = None
+    reasoner: ReasonerLimits = field(default_factory=ReasonerLimits)
 
     def __post_init__(self) -> None:
         MatchRules(self.step_cap, self.step_cap_outcome)  # InputError now, not at the first match
@@ -109,16 +113,6 @@ class _Running:
     subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
     humans: dict[str, HumanSeat] = field(default_factory=dict)
     """The seats played by a person in the browser, by role."""
-
-
-def game_problems(description: Description) -> list[str]:
-    """Why the manager cannot run a game: the validator's errors, one line each.
-
-    GDL-II games (``sees``, a ``random`` role) are accepted: the runner plays them in GDL-II mode.
-    """
-    from ggp.gdl.validator import validate
-
-    return [str(f) for f in validate(description) if f.severity == "error"]
 
 
 def player_roles(roles: Sequence[str]) -> list[str]:
@@ -150,12 +144,10 @@ class Manager:
         self._piece_images = piece_images
         self._piece_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self.settings = settings or ManagerSettings()
-        self._machine_factory = machine_factory
+        self.reasoners = Reasoners(machine_factory, self.settings.reasoner)
         self._launcher = launcher
         self._transport = transport
         self._own_transport: HttpTransport | None = None
-        self._machines: dict[tuple[str, int], tuple[Description, StateMachine]] = {}
-        self._machine_locks: dict[tuple[str, int], asyncio.Lock] = {}
         self._running: dict[str, _Running] = {}
         self._tournaments: dict[int, asyncio.Task[None]] = {}
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
@@ -184,6 +176,7 @@ class Manager:
         pending = [*self._tournaments.values(), *(r.task for r in self._running.values())]
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
+        await self.reasoners.close()
         if self._own_transport is not None:
             await self._own_transport.close()
 
@@ -204,28 +197,17 @@ class Manager:
         if len(name) > 200:
             raise InputError("game name is longer than 200 characters")
         source = kif
+        translator = None
         if game_format != GAME_FORMAT:
             translator = self._translators.get(game_format)
             if translator is None:
                 raise InputError(f"unknown game format {game_format!r}; expected one of {list(self.game_formats())}")
-            try:
-                kif = await asyncio.to_thread(translator, kif, f"{key}.{game_format}")
-            except ValueError as exc:
-                raise InputError(str(exc)) from None
-        description = parse_kif(kif, f"{key}.kif")
-        problems = game_problems(description)
-        if problems:
-            raise GameRejected(problems)
-        try:
-            machine = await asyncio.to_thread(self._machine_factory, description)
-        except GgpError as exc:
-            raise InputError(f"the reasoner cannot run this game: {exc}") from exc
-        if uses_sees(description) and not isinstance(machine, PerceptMachine):
-            raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
-        row = self.store.add_game(key, kif, [str(role) for role in machine.roles], name or key)
+        # Translating, parsing, validating and grounding all happen in a worker process, under limits.
+        slot = await self.reasoners.load(kif, f"{key}.{game_format}", translator, f"{key}.kif")
+        assert slot.game is not None
+        row = self.store.add_game(key, slot.game.kif, [str(role) for role in slot.game.roles], name or key)
         if game_format != GAME_FORMAT:
             self.store.set_source(row.key, row.version, game_format, source)
-        self._machines.setdefault((row.key, row.version), (description, machine))
         log.info("game %s v%d stored", key, row.version)
         return row
 
@@ -246,16 +228,9 @@ class Manager:
     def game_url(self, row: GameRow) -> str:
         return f"{self.settings.public_url}/games/{row.key}/v{row.version}/"
 
-    async def machine_for(self, row: GameRow) -> tuple[Description, StateMachine]:
-        """The (cached) description and state machine of a stored game version."""
-        key = (row.key, row.version)
-        lock = self._machine_locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            if key not in self._machines:
-                description = parse_kif(row.kif, f"{row.key}.kif")
-                machine = await asyncio.to_thread(self._machine_factory, description)
-                self._machines[key] = (description, machine)
-        return self._machines[key]
+    async def game_for(self, row: GameRow) -> GameSlot:
+        """The loaded game of a stored version (its worker is started and the game probed when needed)."""
+        return await self.reasoners.load(row.kif, f"{row.key}.kif")
 
     async def board(self, row: GameRow) -> dict[str, Any] | None:
         """The board geometry of a stored game version as the web UI's JSON (see :mod:`ggp.manager.boards`),
@@ -264,8 +239,10 @@ class Manager:
         key = (row.key, row.version)
         if key not in self._boards:
             try:
-                description, machine = await self.machine_for(row)
-                initial = (await asyncio.to_thread(machine.initial_state)).facts
+                slot = await self.game_for(row)
+                assert slot.game is not None
+                description = await self.reasoners.description(slot)
+                initial = slot.game.initial.facts
             except GgpError as exc:  # a stored game this reasoner cannot run: shown as a fluent list
                 log.warning("game %s v%d: no board, the reasoner cannot run it (%s)", row.key, row.version, exc)
                 return None
@@ -362,7 +339,9 @@ class Manager:
         if len(players) != len(row.roles):
             raise InputError(f"game {row.key!r} has {len(row.roles)} roles {list(row.roles)} "
                              f"but {len(players)} players were given")
-        description, machine = await self.machine_for(row)
+        slot = await self.game_for(row)
+        description = await self.reasoners.description(slot)
+        assert slot.game is not None
         match_id = f"{row.key}.{secrets.token_hex(4)}"
         seed = request.seed if request.seed is not None else secrets.randbits(32)
         launched: list[LaunchedPlayer] = []
@@ -376,23 +355,24 @@ class Manager:
                 game_meta_url=self.game_url(row), step_cap=self.settings.step_cap,
                 step_cap_outcome=self.settings.step_cap_outcome, deadlines=self.settings.deadlines, tournament=tournament,
             )
-            check_roles(machine, config.seats)
+            check_roles(slot.game.roles, config.seats)
             if tournament_id is not None and any(seat.kind == HUMAN_KIND for seat in seats):
                 raise InputError("a person cannot be seated in a tournament; start a match instead")
             # A person gets the play clock itself (no network grace to add), or the tests' shorter deadline.
             person_s = min(float(request.play_clock), config.effective_deadlines().play_s)
-            humans = {str(machine.roles[index]): HumanSeat(seat.name, secrets.token_urlsafe(18), person_s,
-                                                           description.spelled)
+            roles = [str(role) for role in slot.game.roles]
+            humans = {roles[index]: HumanSeat(seat.name, secrets.token_urlsafe(18), person_s, description.spelled)
                       for index, seat in enumerate(seats) if seat.kind == HUMAN_KIND}
             if tournament_id is not None:
                 self.store.link_tournament(match_id, tournament_id)
             observer = _Observer(self, match_id)
-            local = {index: humans[str(role)] for index, role in enumerate(machine.roles) if str(role) in humans}
-            run = MatchRun(machine, config, self.transport, observer, local)
+            local = {index: humans[role] for index, role in enumerate(roles) if role in humans}
+            run = MatchRun(self.reasoners.referee(slot), config, self.transport, observer, local)
         except BaseException:
             await _close_all(launched)
             raise
-        task = asyncio.create_task(self._play(run, players, launched), name=f"match {match_id}")
+        self.reasoners.hold(slot)
+        task = asyncio.create_task(self._play(run, players, launched, slot), name=f"match {match_id}")
         self._running[match_id] = _Running(task, run.record, humans=humans)
         return match_id
 
@@ -408,7 +388,8 @@ class Manager:
         assert player.url is not None
         return Seat(player.name, player.url, "remote")
 
-    async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer]) -> MatchRecord | None:
+    async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer],
+                    slot: GameSlot) -> MatchRecord | None:
         match_id = run.config.match_id
         try:
             record = await run.run()
@@ -418,6 +399,7 @@ class Manager:
         finally:
             await _close_all(launched)
             self._running.pop(match_id, None)
+            await self.reasoners.release(slot)
         self._after(record, players)
         return record
 
@@ -518,7 +500,7 @@ class Manager:
         for name in spec.players:
             if self.resolve_player(name).kind == HUMAN_KIND:
                 raise InputError(f"player {name!r} is a person and cannot be seated in a tournament")
-        await self.machine_for(row)
+        await self.game_for(row)
         config = {"players": list(spec.players), "matches_per_pairing": spec.per_pairing,
                   "startclock": spec.start_clock, "playclock": spec.play_clock, "seed": spec.seed,
                   "parallel": spec.parallel, "scheduled": len(schedule), "schedule": [list(s) for s in schedule]}
@@ -583,14 +565,6 @@ class Manager:
         for entry in table.values():
             entry["mean"] = round(entry["points"] / entry["matches"], 2)
         return sorted(table.values(), key=lambda e: (-e["mean"], e["player"]))
-
-
-class GameRejected(InputError):
-    """A game the manager refuses, with every problem found (``problems``)."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"invalid game: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-        self.problems = problems
 
 
 class _Observer:

@@ -41,6 +41,7 @@ class PlayerSeat:
         self._gdl2 = info.gdl2
         if info.gdl2 and not isinstance(self.player, Gdl2Player):
             return Answer(refusal=NO_GDL2)
+        assert info.machine is not None, "in-process players need the machine"
         try:
             self.player.start(info.machine, info.machine.roles[role], self.budget)
         except Exception as exc:  # a player's fault: recorded, never the match's end (as over HTTP)

@@ -43,14 +43,16 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
-    """What START tells a seat: the match, the rules text, the clocks, the machine (in-process seats)."""
+    """What START tells a seat: the match, the rules text, the clocks, the machine (in-process seats;
+    ``None`` where the machine lives in a worker process) and the roles."""
 
     match_id: str
-    machine: StateMachine
+    machine: StateMachine | None
     description: Description | None = None
     start_clock: int = 0
     play_clock: int = 0
     gdl2: bool = False
+    roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +235,7 @@ class _Match:
 
     async def _step(self) -> None:
         before = self.referee.state
-        legal = self.referee.legal()
+        legal = await self.referee.legal()
         fallback = [self.rng.choice(moves) for moves in legal]
 
         async def one(index: int, seat: Seat | None) -> Answer | None:
@@ -259,7 +261,7 @@ class _Match:
                     log.warning("%s: %s, playing the fallback %s", self._where(index), code, move)
             joint.append(move)
             errors.append(code)
-        self.last_percepts = self.referee.advance(tuple(joint))
+        self.last_percepts = await self.referee.advance(tuple(joint))
         self.last_joint = tuple(joint)
         if self.listener is not None:
             self.listener.stepped(StepInfo(before, legal, self.last_joint, tuple(errors), self.referee.state,
@@ -287,7 +289,7 @@ class _Match:
     async def _loop(self) -> Ending:
         await self._start()
         last_change = self.clock()
-        while not self.referee.is_terminal():
+        while not await self.referee.is_terminal():
             if self.referee.steps >= self.rules.step_cap:
                 detail = f"step cap of {self.rules.step_cap} joint moves reached"
                 if self.rules.step_cap_outcome == "abort":
@@ -301,7 +303,7 @@ class _Match:
             if self.wedge_s is not None and now - last_change > self.wedge_s:
                 return await self._abort("aborted", f"wedged: a step took {now - last_change:.1f} s")
             last_change = now
-        await self._end(Ending("terminal", self.referee.goals(), self.referee.steps), "stop")
+        await self._end(Ending("terminal", await self.referee.goals(), self.referee.steps), "stop")
         assert self.ending is not None
         return self.ending
 

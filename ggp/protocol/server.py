@@ -37,7 +37,7 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import unquote_plus, urlsplit
@@ -87,6 +87,11 @@ RESYNC_DEPTH = 3
 IDLE_TIMEOUT_S = 10.0
 """A connection that sends no (complete) request for this long is closed: idle or slow clients
 (1,100 idle connections made a player deaf at a 1,024-descriptor limit) cannot hold the server."""
+
+MAX_CONNECTIONS = 512
+"""Open connections a server keeps (the manager and every player server): beyond it, a new connection
+closes the oldest one that is not in the middle of a request, or is itself closed at once when every
+one is. Well under the usual 1,024-descriptor limit, so accepting never fails."""
 
 MAX_BODY = 32 * 1024 * 1024
 """Largest request body accepted (the largest real games are well under 1 MB)."""
@@ -454,6 +459,93 @@ class PlayerHost:
             match.player.stop()
 
 
+class ConnectionCap:
+    """Keeps a server's open connections under ``limit`` (see :data:`MAX_CONNECTIONS`).
+
+    :attr:`middleware` marks the connections that are answering a request; :class:`CappedSite` asks
+    :meth:`admit` before each new connection. Shed connections are logged once per ``LOG_EVERY_S``.
+    """
+
+    LOG_EVERY_S = 10.0
+
+    def __init__(self, limit: int = MAX_CONNECTIONS) -> None:
+        self.limit = limit
+        self.busy: set[int] = set()  # id() of the connections answering a request (they take no weak references)
+        self.shed = 0
+        self._logged_at = 0.0
+        self._unlogged = 0
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                         ) -> web.StreamResponse:
+        self.busy.add(id(request.protocol))
+        try:
+            return await handler(request)
+        finally:
+            self.busy.discard(id(request.protocol))
+
+    def admit(self, server: web.Server) -> bool:
+        """Make room for one more connection: True when there is (now) room, False to refuse it."""
+        # A shed connection stays listed until its closing is processed: count only those still open.
+        connections = [handler for handler in server.connections if handler.transport is not None]
+        if len(connections) < self.limit:
+            return True
+        idle = next((handler for handler in connections if id(handler) not in self.busy), None)
+        if idle is not None:
+            idle.force_close()  # the oldest idle one: a request in progress is never cut
+        self._note_shed()
+        return idle is not None
+
+    def _note_shed(self) -> None:
+        self.shed += 1
+        self._unlogged += 1
+        now = time.monotonic()
+        if now - self._logged_at >= self.LOG_EVERY_S:
+            log.warning("%d connection(s) shed at the limit of %d open connections", self._unlogged, self.limit)
+            self._logged_at, self._unlogged = now, 0
+
+
+CONNECTIONS = web.AppKey("connections", ConnectionCap)
+
+
+class _Refused(asyncio.Protocol):
+    """A connection over the cap: answered 503 and closed at once."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        transport.close()
+
+
+class CappedSite(web.TCPSite):
+    """A :class:`aiohttp.web.TCPSite` that applies the app's :class:`ConnectionCap` (if it has one)."""
+
+    async def start(self) -> None:
+        server = self._runner.server
+        app = getattr(self._runner, "app", None)
+        cap = app.get(CONNECTIONS) if isinstance(app, web.Application) else None
+        if server is None or cap is None:
+            await super().start()
+            return
+        await web.BaseSite.start(self)
+
+        def protocol() -> asyncio.Protocol:
+            assert server is not None and cap is not None
+            return server() if cap.admit(server) else _Refused()
+
+        self._server = await asyncio.get_running_loop().create_server(
+            protocol, self._host, self._port, ssl=self._ssl_context, backlog=self._backlog,
+            reuse_address=self._reuse_address, reuse_port=self._reuse_port)
+        self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
+
+
+def cap_connections(app: web.Application, limit: int = MAX_CONNECTIONS) -> None:
+    """Give ``app`` a :class:`ConnectionCap` (served through :class:`CappedSite`); call before it starts."""
+    cap = ConnectionCap(limit)
+    app[CONNECTIONS] = cap
+    app.middlewares.insert(0, cap.middleware)
+
+
 PLAYER_HOST = web.AppKey("player_host", PlayerHost)
 
 
@@ -475,6 +567,7 @@ def create_player_app(
     info_reply(name, species or name)  # fail now, not at the first INFO
     app = web.Application(client_max_size=MAX_BODY)
     app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species)
+    cap_connections(app)
     app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
     app.router.add_post("/{tail:.*}", _handle_post)
     app.router.add_get("/{tail:.*}", _handle_get)

@@ -1,5 +1,11 @@
-"""Run one function in a fresh Python process under a time and memory limit: the single mechanism behind
-every grounding probe (the clingo engine's domain and main phases, the per-state engine's static model).
+"""Run functions in a child Python process under a time and memory limit: the single mechanism behind
+every grounding probe (the clingo engine's domain and main phases, the per-state engine's static model)
+and behind the manager's reasoner workers.
+
+Two ways to use it: :func:`run_isolated` runs one function in a fresh child and waits (blocking);
+:class:`Worker` keeps one child alive and runs one call after another in it from asyncio, each call
+with its own time limit, so a long-lived object (a grounded game) stays in the child between calls
+while the event loop stays free. Both share the bootstrap, the frames and the memory limit below.
 
 Why a plain ``python -c`` child rather than :mod:`multiprocessing`: a ``spawn`` or ``forkserver`` child
 re-imports the caller's ``__main__`` module, so a user's script without an ``if __name__ ==
@@ -15,6 +21,8 @@ progress messages (see ``report`` below), then the result or an error text.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import pickle
 import select
@@ -31,13 +39,15 @@ from ggp.errors import GgpError, ReasonerError
 _HEADER = struct.Struct("!Q")
 
 _BOOTSTRAP = "import ggp.reasoner.isolation as m; m._child_main()"
+_SERVE_BOOTSTRAP = "import ggp.reasoner.isolation as m; m._serve_main()"
 
 
 class IsolationError(GgpError):
-    """The child did not return a result: ``kind`` is ``timeout``, ``died`` or ``failed``.
+    """The child did not return a result: ``kind`` is ``timeout``, ``died``, ``memory``, ``failed`` or
+    ``stopped`` (a :class:`Worker` that was killed before this call).
 
-    ``detail`` is the child's error text for ``failed``, the exit status for ``died``. Callers wrap it in
-    an error that names their phase.
+    ``detail`` is the child's error text for ``failed`` and ``memory``, the exit status for ``died``.
+    Callers wrap it in an error that names their phase.
     """
 
     def __init__(self, kind: str, detail: str) -> None:
@@ -202,6 +212,188 @@ def _limit_memory(memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):  # pragma: no cover - a platform without rlimits
         pass
+
+
+class Worker:
+    """One long-lived child process (address space limited to ``memory_mb`` MB) that runs module-level
+    functions one call at a time, for asyncio callers.
+
+    Functions run in the child's own module globals, so a function may keep what it builds (a grounded
+    game) for later calls. :meth:`call` raises :class:`IsolationError`: ``timeout`` (the child is
+    killed), ``memory`` (it ran out of its limit; killed), ``died`` or ``failed`` (the function raised:
+    the child lives on). After a kill, :attr:`alive` is false and a new :class:`Worker` is needed.
+    Call :meth:`close` when done.
+    """
+
+    def __init__(self, memory_mb: int) -> None:
+        self.memory_mb = memory_mb
+        self._process: asyncio.subprocess.Process | None = None
+        self._errors: IO[bytes] | None = None
+        self._lock = asyncio.Lock()
+        self._dead = False
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def alive(self) -> bool:
+        return not self._dead and (self._process is None or self._process.returncode is None)
+
+    async def _ensure_started(self) -> asyncio.subprocess.Process:
+        if self._process is None:
+            self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - kept open for the child's lifetime, closed in close()
+            self._process = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", _SERVE_BOOTSTRAP, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._errors, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+            self._write(self._process, pickle.dumps((list(sys.path), self.memory_mb)))
+        return self._process
+
+    @staticmethod
+    def _write(process: asyncio.subprocess.Process, data: bytes) -> None:
+        assert process.stdin is not None
+        process.stdin.write(_HEADER.pack(len(data)) + data)
+
+    async def call(self, function: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+        """``function(*args)`` in the child within ``seconds`` (waiting for earlier calls not counted).
+
+        A caller that is cancelled stops waiting, but the call itself runs to its end (or its time
+        limit) in the background, so the next caller never reads this call's answer.
+        """
+        task = asyncio.ensure_future(self._call(function, args, seconds))
+        task.add_done_callback(_forget)
+        return await asyncio.shield(task)
+
+    async def _call(self, function: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+        async with self._lock:
+            if not self.alive:
+                raise IsolationError("stopped", "the worker was stopped")
+            process = await self._ensure_started()
+            assert process.stdout is not None
+            try:
+                self._write(process, pickle.dumps((function.__module__, function.__qualname__, args)))
+                frame = await asyncio.wait_for(self._read_frame(process.stdout), seconds)
+            except TimeoutError:
+                self.kill()
+                raise IsolationError("timeout", f"time limit of {seconds:g} s reached") from None
+            except (ConnectionError, asyncio.IncompleteReadError):
+                frame = None
+            if frame is None:
+                self._dead = True
+                status = await process.wait()
+                if self._errors is None:  # closed meanwhile (shutdown)
+                    raise IsolationError("stopped", "the worker was stopped")
+                raise IsolationError("died", _death(status, self._errors))
+            kind, payload = frame
+            if kind == "done":
+                return payload
+            if kind == "memory":
+                self.kill()
+                raise IsolationError("memory", str(payload))
+            raise IsolationError("failed", str(payload))
+
+    @staticmethod
+    async def _read_frame(stream: asyncio.StreamReader) -> tuple[str, object] | None:
+        header = await stream.readexactly(_HEADER.size)
+        (size,) = _HEADER.unpack(header)
+        kind, payload = pickle.loads(await stream.readexactly(size))
+        return str(kind), payload
+
+    def memory_bytes(self) -> int | None:
+        """The child's resident memory now (Linux ``/proc``), or ``None`` where it cannot be read."""
+        pid = self.pid
+        if pid is None or not self.alive:
+            return None
+        try:
+            with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+                return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def kill(self) -> None:
+        """Stop the child now (SIGKILL); the worker is dead afterwards."""
+        self._dead = True
+        if self._process is not None and self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):  # it just exited
+                self._process.kill()
+
+    async def close(self) -> None:
+        """Kill the child and reap it."""
+        self.kill()
+        if self._process is not None:
+            await self._process.wait()
+            if self._process.stdin is not None:
+                self._process.stdin.close()
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
+
+
+def _exit_with_parent() -> None:
+    """Exit when the parent is gone (killed with -9, say), even in the middle of a long call: an
+    orphaned worker would otherwise go on grounding a heavy game for nobody."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _forget(task: asyncio.Future[Any]) -> None:
+    """Done-callback: a call whose caller was cancelled has nobody to read its error; mark it read."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _serve_main() -> None:
+    """A :class:`Worker`'s child: read (path, limit), then run one framed call after another."""
+    import importlib
+
+    out = sys.stdout.buffer
+    source = sys.stdin.buffer
+    sys.stdout = sys.stderr
+
+    def read_frame() -> Any:
+        header = source.read(_HEADER.size)
+        if len(header) < _HEADER.size:
+            raise SystemExit(0)  # the parent closed the pipe
+        (size,) = _HEADER.unpack(header)
+        return pickle.loads(source.read(size))
+
+    path, memory_mb = read_frame()
+    sys.path[:] = path
+    _exit_with_parent()
+    _limit_memory(memory_mb)
+    while True:
+        module_name, qualname, args = read_frame()
+        try:
+            target: Any = importlib.import_module(module_name)
+            for part in qualname.split("."):
+                target = getattr(target, part)
+            result = target(*args)
+        except MemoryError:
+            _send(out, "memory", f"ran out of the {memory_mb} MB memory limit")
+            raise SystemExit(1) from None  # what ran out may have left half-built state behind
+        except GgpError as exc:
+            if "bad_alloc" in str(exc):  # clingo's C++ allocation failure, wrapped
+                _send(out, "memory", f"ran out of the {memory_mb} MB memory limit")
+                raise SystemExit(1) from None
+            _send(out, "error", str(exc))
+        except RecursionError:
+            _send(out, "error", "the rules recurse too deeply")
+        except Exception as exc:
+            if "bad_alloc" in str(exc):
+                _send(out, "memory", f"ran out of the {memory_mb} MB memory limit")
+                raise SystemExit(1) from None
+            _send(out, "error", f"{type(exc).__name__}: {exc}")
+        else:
+            _send(out, "done", result)
 
 
 def _double(value: int) -> int:

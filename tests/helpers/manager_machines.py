@@ -7,6 +7,8 @@ Both follow :class:`ggp.reasoner.machine.StateMachine`; ``*_KIF`` are matching d
 
 from __future__ import annotations
 
+import time
+
 from ggp.errors import IllegalMoveError
 from ggp.gdl.terms import Const, Func, Term
 from ggp.reasoner.machine import JointMove, Move, Role, State, joint_moves_product
@@ -222,6 +224,38 @@ COUNTER_KIF = """
 """
 
 
+class HeavyMachine(CounterMachine):
+    """A counter game (roles ``h1``, ``h2``) whose reasoner goes wrong at the second step, as a heavy game's
+    does: ``wedge`` sleeps an hour in ``legal_moves``, ``memory`` allocates 8 GiB in ``next_state``."""
+
+    def __init__(self, trouble: str) -> None:
+        super().__init__(length=10, roles=2, prefix="h")
+        self.trouble = trouble
+
+    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
+        if self.trouble == "wedge" and self._value(state, "turn") >= 1:
+            time.sleep(3600)
+        return super().legal_moves(state, role)
+
+    def next_state(self, state: State, joint_move: JointMove) -> State:
+        if self.trouble == "memory" and self._value(state, "turn") >= 1:
+            hog = bytearray(8 * 2**30)
+            del hog
+        return super().next_state(state, joint_move)
+
+
+WEDGE_KIF = """
+(role h1) (role h2) (init (turn 0)) (wedge)
+(<= (legal ?r (step 1)) (role ?r))
+(<= terminal (true (turn 10)))
+(<= (goal ?r 100) (role ?r))
+"""
+"""A game whose reasoner sleeps for an hour from its second step on (:class:`HeavyMachine`)."""
+
+MEMORY_HOG_KIF = WEDGE_KIF.replace("(wedge)", "(memoryhog)")
+"""A game whose reasoner allocates 8 GiB at its second step (:class:`HeavyMachine`)."""
+
+
 def machine_for_description(description: object) -> NimMachine | TicTacToeMachine | CounterMachine:
     """A manager ``machine_factory`` for tests: picks the pure-Python machine by the game's roles."""
     from ggp.gdl.terms import Description
@@ -234,6 +268,9 @@ def machine_for_description(description: object) -> NimMachine | TicTacToeMachin
         return TicTacToeMachine()
     if roles == ["s1", "s2"]:
         return CounterMachine(length=3, roles=2, prefix="s")
+    if roles == ["h1", "h2"]:
+        heads = {str(rule.head) for rule in description.rules}
+        return HeavyMachine("wedge" if any("wedge" in head for head in heads) else "memory")
     if roles and all(r.startswith("p") for r in roles):
         return CounterMachine(length=10, roles=len(roles))
     raise AssertionError(f"no test machine for roles {roles}")

@@ -155,8 +155,8 @@ def test_the_random_role_is_never_a_remote_seat() -> None:
     machine = machine_for(parse_kif(GDL1_CHANCE))
     seat = Seat("p", "http://127.0.0.1:1/", "remote")
     with pytest.raises(InputError, match="role 'random' is chance"):
-        check_roles(machine, (seat, seat))
-    check_roles(machine, (seat, RANDOM_SEAT))
+        check_roles(machine.roles, (seat, seat))
+    check_roles(machine.roles, (seat, RANDOM_SEAT))
 
 
 GDL1_CHANCE = """

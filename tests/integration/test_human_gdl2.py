@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from aiohttp import web
@@ -26,7 +27,7 @@ GUESS = KIF_DIR / "guessNumber" / "guessNumber.kif"
 async def test_a_person_guessing_sees_only_their_answers_never_the_secret(aiohttp_client: ClientFactory) -> None:
     if not GUESS.is_file():
         missing("kif/guessNumber is not present")
-    manager = Manager(Store(":memory:"), lambda rules: make_machine(rules, "clingo"),
+    manager = Manager(Store(":memory:"), partial(make_machine, engine="clingo"),
                       settings=ManagerSettings(deadlines=Deadlines(5.0, 30.0, 1.0, 1.0, 1.0)))
     manager.register_player("you", builtin="human")
     await manager.add_game("guessNumber", GUESS.read_text())

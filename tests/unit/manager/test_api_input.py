@@ -121,6 +121,7 @@ async def test_an_sbg_game_is_translated_on_upload_stored_as_kif_and_playable(
     assert record is not None and record.is_completed and record.end_reason == "terminal"
     assert sorted(record.goal_values or ()) in ([0, 100], [50, 50])
     assert any("(cell " in state for state in record.states)
+    assert sbg_manager.reasoners.cached_games() == 1  # the upload's worker plays the stored KIF's matches
 
 
 async def test_the_ui_offers_every_upload_format(aiohttp_client: ClientFactory, manager: Manager) -> None:

@@ -291,12 +291,14 @@ async def test_games_and_match_streams_carry_the_board_geometry(aiohttp_client: 
     assert "x-board" not in await (await client.get(f"/api/matches/{match_id}")).json()  # the export stays ggp.org JSON
 
 
+def refuse(description: Description) -> StateMachine:
+    """A machine factory that cannot run any game (module level: the manager's worker pickles it)."""
+    raise ReasonerError(f"{description.file}: grounding phase 'main' exceeded the time limit of 1 s")
+
+
 async def test_a_stored_game_the_reasoner_cannot_run_has_no_board_and_the_page_still_loads(
     aiohttp_client: ClientFactory,
 ) -> None:
-    def refuse(description: Description) -> StateMachine:
-        raise ReasonerError(f"{description.file}: grounding phase 'main' exceeded the time limit of 1 s")
-
     store = Store(":memory:")
     manager = Manager(store, refuse)
     try:

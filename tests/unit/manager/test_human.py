@@ -158,6 +158,10 @@ async def test_illegal_unreadable_late_and_unknown_field_moves_are_refused_with_
     assert status == 200
     status, body = await move(patient, match_id, "xplayer", secret, {"move": "(mark 1 1)"})
     assert status == 409 and "not asked for a move" in body["error"]
+    for _ in range(100):  # the step is recorded once the referee (a worker process) has the next state
+        if (await view(patient, match_id, "xplayer", secret))["step"] >= 1:
+            break
+        await asyncio.sleep(0.1)
     await patient.post(f"/api/matches/{match_id}/abort", headers=ADMIN)
     record = await (await patient.get(f"/api/matches/{match_id}")).json()
     assert record["moves"][0] == ["(mark 2 2)", "noop"] and record["errors"][1] == ["", ""]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ggp.errors import ReasonerError
-from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
+from ggp.reasoner.isolation import IsolationError, Report, Worker, grounding_error, run_isolated
 from tests.conftest import KIF_DIR
 
 REPO = Path(__file__).resolve().parents[3]
@@ -96,3 +97,63 @@ def test_a_plain_script_without_a_main_guard_can_build_an_isolated_machine(tmp_p
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("ran") == 1 and "ran 9" in done.stdout
+
+
+# --- the long-lived Worker ---------------------------------------------------------------------
+
+_KEPT: list[int] = []
+
+
+def remember(value: int) -> list[int]:
+    """Keeps state in the worker's own module globals between calls."""
+    _KEPT.append(value)
+    return list(_KEPT)
+
+
+def fails() -> None:
+    raise ValueError("bad value")
+
+
+async def test_a_worker_keeps_its_state_between_calls_and_survives_a_failing_one() -> None:
+    worker = Worker(memory_mb=512)
+    try:
+        assert await worker.call(remember, (1,), 30) == [1]
+        with pytest.raises(IsolationError) as failed:
+            await worker.call(fails, (), 30)
+        assert failed.value.kind == "failed" and failed.value.detail == "ValueError: bad value"
+        assert await worker.call(remember, (2,), 30) == [1, 2]
+        assert worker.alive and worker.memory_bytes() is not None
+    finally:
+        await worker.close()
+
+
+async def test_a_worker_over_its_time_or_memory_limit_is_killed_and_refuses_further_calls() -> None:
+    slow = Worker(memory_mb=512)
+    try:
+        await slow.call(remember, (1,), 30)  # started: the time limit below covers only the call
+        with pytest.raises(IsolationError) as late:
+            await slow.call(sleeps, (30,), 0.5)
+        assert late.value.kind == "timeout" and not slow.alive
+        with pytest.raises(IsolationError) as stopped:
+            await slow.call(remember, (2,), 30)
+        assert stopped.value.kind == "stopped"
+    finally:
+        await slow.close()
+    greedy = Worker(memory_mb=512)
+    try:
+        with pytest.raises(IsolationError) as hungry:
+            await greedy.call(allocates, (2048,), 30)
+        assert hungry.value.kind == "memory" and "512 MB" in hungry.value.detail and not greedy.alive
+    finally:
+        await greedy.close()
+
+
+async def test_a_cancelled_caller_does_not_leave_its_answer_to_the_next_one() -> None:
+    worker = Worker(memory_mb=512)
+    try:
+        waiting = asyncio.create_task(worker.call(sleeps, (0.5,), 30))
+        await asyncio.sleep(0.2)
+        waiting.cancel()
+        assert await worker.call(remember, (7,), 30) == [7]
+    finally:
+        await worker.close()
