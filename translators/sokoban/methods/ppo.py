@@ -241,11 +241,11 @@ def generate_ppo(
         raise SokobanError(
             f"{policy}: the policy was trained on {loaded.width}x{loaded.height} boards, not {width}x{height}"
         )
-    from ggp.translators.sokoban.methods.ppo_env import board_to_level, make_env
+    from ggp.translators.sokoban.methods.ppo_env import PcgrlSokoban, board_to_level, wrap_rules
 
     stats = stats if stats is not None else PpoStats()
-    env = make_env(loaded.representation, width, height)
-    rules = env.unwrapped.rules  # type: ignore[attr-defined]
+    rules = PcgrlSokoban(loaded.representation, width, height)
+    env = wrap_rules(rules)
     found: list[Generated] = []
     for attempt in range(max_attempts if max_attempts is not None else 200 * count):
         if len(found) >= count:

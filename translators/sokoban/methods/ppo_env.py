@@ -334,7 +334,12 @@ def make_env(representation: Representation, width: int, height: int) -> gymnasi
     board's :class:`BoardStats` (``stats``), ``changes`` and, when the episode ends, ``solvable``
     (1.0 when the final board is a valid, solvable level).
     """
-    return _env_class()(PcgrlSokoban(representation, width, height))
+    return wrap_rules(PcgrlSokoban(representation, width, height))
+
+
+def wrap_rules(rules: PcgrlSokoban) -> gymnasium.Env[npt.NDArray[np.float32], Any]:
+    """The ``gymnasium.Env`` of :func:`make_env` around given rules (the caller keeps a typed handle on them)."""
+    return _env_class()(rules)
 
 
 @functools.cache
