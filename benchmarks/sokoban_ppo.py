@@ -49,8 +49,12 @@ def main() -> int:
         print(f"best PSH {max(psh):.2f}, best LEN {max(len_):.2f}; mean PSH {statistics.mean(psh):.2f}, "
               f"mean LEN {statistics.mean(len_):.2f} (thesis PPO best: 0.33 / 0.64)")
         best = max(found, key=lambda item: item.difficulty.len)
-        print(f"longest level ({best.difficulty.moves} moves, {best.difficulty.pushes} pushes):")
-        print(level_to_text(best.level), end="")
+        shown = [best] + [item for item in found if item.difficulty.non_trivial and item is not best]
+        for item in shown:
+            d = item.difficulty
+            print(f"{item.level.title}: {d.moves} moves, {d.pushes} pushes, PSH {d.psh:.2f}, LEN {d.len:.2f}, "
+                  f"non-trivial {'yes' if d.non_trivial else 'no'}")
+            print(level_to_text(item.level), end="")
     return 0
 
 
