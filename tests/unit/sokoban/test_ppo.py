@@ -30,7 +30,15 @@ from ggp.translators.sokoban.metrics import measure
 from ggp.translators.sokoban.moves import solves
 from tests.prerequisites import needs
 
-RL_INSTALLED = all(importlib.util.find_spec(name) is not None for name in ("torch", "gymnasium", "stable_baselines3"))
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a broken install or a module blocked in sys.modules
+        return False
+
+
+RL_INSTALLED = all(_installed(name) for name in ("torch", "gymnasium", "stable_baselines3"))
 needs_rl = needs(RL_INSTALLED, "the rl extra (torch, gymnasium, stable-baselines3) is not installed")
 
 RNG = np.random.default_rng(0)
