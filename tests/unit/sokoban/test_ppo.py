@@ -222,6 +222,8 @@ def test_training_writes_a_checkpoint_that_generates_solvable_levels(tmp_path: P
         assert measure(item.level) == item.difficulty
     with pytest.raises(SokobanError, match="trained on 5x5 boards, not 6x6"):
         generate_ppo(out, 6, 6, count=1)
+    with pytest.raises(ValueError, match="is a folder"):
+        train("wide", 5, 5, 256, tmp_path, seed=1)
 
 
 @needs_rl

@@ -124,6 +124,9 @@ def train(
         raise ValueError(f"unknown representation {representation!r}; expected one of {', '.join(REPRESENTATIONS)}")
     if steps < 1:
         raise ValueError(f"steps must be >= 1, got {steps}")
+    if out.is_dir():  # found now rather than after the training
+        raise ValueError(f"{out}: is a folder; expected a checkpoint file name")
+    out.parent.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     vec = make_vec_env(
         lambda: make_env(representation, width, height), n_envs=envs, seed=seed,
@@ -160,7 +163,6 @@ def _save(out: Path, data: dict[str, Any]) -> None:
 
     buffer = io.BytesIO()
     torch.save(data, buffer)
-    out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out, buffer.getvalue())
 
 
