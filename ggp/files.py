@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from ggp.errors import GdlSyntaxError, SourcePos
@@ -36,3 +37,29 @@ def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> st
 def load_kif(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> Description:
     """Read and parse a KIF file (a path or a file name)."""
     return parse_kif(read_text(path, max_bytes=max_bytes), str(path))
+
+
+def read_bytes(path: str | os.PathLike[str], *, max_bytes: int) -> bytes | None:
+    """A file's bytes, or None when it holds more than ``max_bytes`` (checked while reading, as in :func:`read_text`)."""
+    with Path(path).open("rb") as stream:
+        data = stream.read(max_bytes + 1)
+    return None if len(data) > max_bytes else data
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Write a file through a temporary file beside it and a rename, so no reader sees it half-written.
+
+    Text is written as UTF-8. The file gets the usual ``0o644`` mode; the temporary file is removed
+    when writing fails.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+        os.chmod(temporary, 0o644)  # mkstemp makes the file private
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -48,6 +48,10 @@ python -m pip install -q -e ".[test]"
 if ! python -m pip install -q -e ".[test,ray]" >/dev/null 2>&1; then
   echo "test.sh: could not install the optional Ray extra; the Ray test will skip" >&2
 fi
+# The rl extra (gymnasium, stable-baselines3, CPU torch) lets the PPO Sokoban tests run instead of skipping.
+if ! python -m pip install -q -e ".[test,rl]" >/dev/null 2>&1; then
+  echo "test.sh: could not install the optional rl extra; the PPO tests will skip" >&2
+fi
 # Static checks first (the project's own configuration in pyproject.toml): style and bugs, types with
 # the tests included, and the import layering of README's "How it fits together".
 echo "test.sh: ruff, mypy --strict, import-linter" >&2

@@ -28,4 +28,5 @@ def test_the_wheel_holds_only_the_ggp_package(tmp_path: Path) -> None:
     # Data the code reads at run time: the C sources compiled on first use, the shipped RAPP models.
     assert "ggp/translators/sbg/minimax.c" in names
     assert {"ggp/evaluation/data/minimax3_model.json", "ggp/evaluation/data/mcts_model.json"} <= set(names)
+    assert "ggp/translators/sokoban/data/ppo_turtle_5x5.pt" in names  # the shipped PPO policy
     assert not any(name.startswith(("players/", "translators/")) for name in names)

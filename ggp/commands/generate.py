@@ -39,7 +39,9 @@ def _run_sokoban(args: argparse.Namespace) -> int:
     from ggp.translators.sokoban.level import levels_to_text
     from ggp.translators.sokoban.solver import SolverLimits
 
-    width, height = args.size
+    if args.method == "ppo":
+        return _run_sokoban_ppo(args)
+    width, height = args.size or (8, 8)
     settings = SymSettings(
         width=width, height=height, boxes=args.boxes, forward=args.forward, backward=args.backward,
         box=args.box_strategy, push=args.push_strategy, pull=args.pull_strategy, path=args.path_strategy,
@@ -85,7 +87,8 @@ def _register_sokoban(formats: Any) -> None:
         description="Generate solvable Sokoban levels (SYM: forward play carves the level, backward "
         "pulls spread the boxes), scored with optimal push and move counts (PSH, LEN).",
     )
-    parser.add_argument("--size", type=size_arg, default=(8, 8), metavar="WxH", help="interior size (default 8x8)")
+    parser.add_argument("--size", type=size_arg, default=None, metavar="WxH",
+                        help="interior size (default 8x8; with --method ppo the policy's size)")
     parser.add_argument("--boxes", type=positive_int, default=3, metavar="B", help="boxes (default 3)")
     parser.add_argument("--count", type=positive_int, default=1, metavar="N", help="levels to produce (default 1)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
@@ -105,7 +108,54 @@ def _register_sokoban(formats: Any) -> None:
                         help="solver state limit per level; larger levels are skipped (200000)")
     parser.add_argument("--max-seconds", type=float, default=20.0, metavar="S",
                         help="solver time limit per search (20)")
+    # --- PPO / PCGRL (issue 15) ---
+    parser.add_argument("--method", choices=("sym", "ppo"), default="sym",
+                        help="sym = SYM reverse play (default); ppo = a trained PCGRL policy edits random boards "
+                        "(needs the rl extra; keeps trivial levels too)")
+    parser.add_argument("--policy", type=Path, default=None, metavar="FILE",
+                        help="PPO policy from 'ggp train-sokoban' (default: the shipped 5x5 turtle policy)")
+    # --- end PPO ---
     parser.set_defaults(run=_run_sokoban)
+
+
+# --- PPO / PCGRL (issue 15) ---
+def _run_sokoban_ppo(args: argparse.Namespace) -> int:
+    """``--method ppo``: every solvable level the policy makes, trivial or not, with its optimal solution."""
+    from ggp.files import write_atomic
+    from ggp.translators.sokoban.level import levels_to_text
+    from ggp.translators.sokoban.methods.ppo import DEFAULT_POLICY, PpoStats, generate_ppo, load_policy
+    from ggp.translators.sokoban.solver import SolverLimits
+
+    policy = args.policy or DEFAULT_POLICY
+    if args.size:
+        width, height = args.size
+    else:
+        loaded = load_policy(policy)
+        width, height = loaded.width, loaded.height
+    stats = PpoStats()
+    limits = SolverLimits(max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    found = generate_ppo(policy, width, height, args.count, args.seed, limits=limits,
+                         max_attempts=args.max_attempts, stats=stats)
+    report = sys.stdout if args.out else sys.stderr
+    comments = []
+    for item in found:
+        d = item.difficulty
+        line = (f"pushes {d.pushes} moves {d.moves} PSH {d.psh:.3f} LEN {d.len:.3f} fill {d.fill:.3f} "
+                f"size {d.width}x{d.height} non-trivial {'yes' if d.non_trivial else 'no'}")
+        print(f"{item.level.title}: {line}", file=report)
+        comments.append(f"{line}\noptimal solution ({len(item.solution)} moves): {item.solution}")
+    text = levels_to_text([item.level for item in found], comments)
+    if args.out:
+        write_atomic(args.out, text)
+    else:
+        sys.stdout.write(text)
+    outcomes = ", ".join(f"{name} {n}" for name, n in sorted(stats.outcomes.items()))
+    print(f"{len(found)} level(s) from {stats.attempts} episodes ({outcomes})", file=report)
+    if len(found) < args.count:
+        print(f"ggp generate: only {len(found)} of {args.count} levels found; raise --max-attempts", file=sys.stderr)
+        return 1
+    return 0
+# --- end PPO ---
 
 
 def _run_sbg(args: argparse.Namespace) -> int:

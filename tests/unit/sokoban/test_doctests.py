@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["level", "moves", "solver", "metrics", "generator", "to_gdl"]
+MODULES = ["level", "moves", "solver", "metrics", "generator", "to_gdl", "methods.ppo_env"]
 
 
 @pytest.mark.parametrize("name", MODULES)
