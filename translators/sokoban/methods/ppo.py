@@ -117,6 +117,7 @@ def train(
     import torch
     from stable_baselines3 import PPO
     from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.logger import Logger
 
     from ggp.translators.sokoban.methods.ppo_env import REPRESENTATIONS, make_env
 
@@ -138,6 +139,7 @@ def train(
         batch_size=n_steps * envs // 4, seed=seed, device="cpu", verbose=0,
         policy_kwargs={"net_arch": {"pi": list(NET_ARCH), "vf": list(NET_ARCH)}},
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> log folder left in /tmp
     start = time.monotonic()
     model.learn(total_timesteps=steps)
     seconds = time.monotonic() - start
