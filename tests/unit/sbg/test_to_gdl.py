@@ -24,7 +24,7 @@ from tests.conftest import GAMES_DIR
 from tests.unit.sbg.sbg_strategies import sbg_games
 
 GAME_FILES = sorted(GAMES_DIR.glob("*.sbg"))
-SLOW = {"chess", "shatranj"}
+SLOW = {"chess", "chess_simplified", "shatranj"}
 """8x8 games with riders: about 20-70 ms per clingo query, so the differential test skips them."""
 
 
