@@ -1,7 +1,7 @@
 """``ggp nld FILE.sbg...``: describe each piece in English and print the game's f_NLD complexity score.
 
-f_NLD (metrics.md §4) scores how hard the piece rules are for humans; lower is easier. Chess
-(simplified pawn) scores 168, Shatranj 166.
+f_NLD (metrics.md §4) scores how hard the piece rules are for humans; lower is easier. The thesis's
+chess (games/chess_simplified.sbg) scores 168, Shatranj 166.
 """
 
 from __future__ import annotations

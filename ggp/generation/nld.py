@@ -28,8 +28,9 @@ lukzarczynski/SBG; re-implemented here, not copied), which reproduces the printe
   capture": the class also generates the capture). Then for every first part P the description
   generates, the second part must be described by one (operator set, class) — outwards, horizontally
   outwards and vertically outwards are allowed here — that generates, from P's end square, only
-  moves of the piece and at least one. The description "P-class, then S-class" covers the words it
-  generates. Up to :data:`MAX_FIRST_TRIES` first-part descriptions are tried.
+  moves of the piece and at least one (classes in the order leaper2, leaper, rider, as the authors'
+  code tries them for second parts: that makes ferz-then-wazir 2·6, not 2·(6 + 6)). The description
+  "P-class, then S-class" covers the words it generates. Up to :data:`MAX_FIRST_TRIES` first-part descriptions are tried.
 - Words of three or more parts, and words no description fits, cost f_g each.
 - Descriptions may overlap; the piece's value is the sum of a greedy set cover (most uncovered words
   first, then cheaper, then found earlier), as the authors' SetCover does.
@@ -39,7 +40,9 @@ f_v's distance to the nearest diagonal is ⌈||x|−|y||/2⌉ (the authors' code
 the same with the spec's ||x|−|y||); "sideways" keeps horizontal moves and "not horizontal" the
 others; "only odd/even" count a rider's steps; "captures own instead" turns an opponent-piece landing
 into an own-piece one (the authors' operator of that name is a no-op, a bug); a move must fit the
-board as a whole (the spread of its squares at most width−1 by height−1).
+board as a whole (the spread of its squares at most width−1 by height−1). The operators "with one
+own/opponent piece on the way", which the authors added after the paper, are left out: with them
+Legacy of Ibis's fifth piece would score 54, not the printed 56.
 
 >>> vector_cost(1, 2), vector_cost(3, 0), vector_cost(2, 3)
 (4, 4, 5)
