@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Literal
 
@@ -315,7 +315,7 @@ def _applies(kind: Kind, key: tuple[int, int], ops: Sequence[str]) -> bool:
     return kind == "rider" or not (_RIDER_ONLY & set(ops))
 
 
-@cache
+@lru_cache(maxsize=8192)  # bounded: an evolution run scores many pieces in one process
 def _generate(kind: Kind, key: tuple[int, int], ops: tuple[str, ...], n: int, start: Start,
               width: int, height: int) -> frozenset[Word]:
     words: set[Word] = set()
