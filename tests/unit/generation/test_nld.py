@@ -376,7 +376,9 @@ def fairy_pieces(draw: st.DrawFn) -> str:
     options = []
     for _ in range(draw(st.integers(1, 3))):
         a, b = draw(st.sampled_from([(1, 0), (0, 1), (1, 1), (1, 2), (2, 1), (2, 0), (2, 2), (3, 1)]))
-        signs = draw(st.lists(st.sampled_from(SIGNS), min_size=1, max_size=4, unique=True))
+        # Mostly sign sets an operator can name (all, forwards, backwards), sometimes any subset.
+        signs = draw(st.one_of(st.sampled_from([SIGNS, SIGNS, SIGNS[::2], SIGNS[1::2]]),
+                               st.lists(st.sampled_from(SIGNS), min_size=1, max_size=4, unique=True)))
         middle = draw(st.sampled_from(["e", "e", "w", "p"]))
         finals = draw(st.sampled_from(["e", "p", "ep", "w", "pw"]))
         shape = draw(st.sampled_from(["leap", "ride", "bounded", "exact", "bent"]))
@@ -392,11 +394,10 @@ def fairy_pieces(draw: st.DrawFn) -> str:
             elif shape == "exact":
                 options.append(f"({x},{y},{middle})^{draw(st.integers(1, 3))}{end}")
             else:
-                c, d = draw(st.sampled_from([(x, 0), (0, y), (x, y), (-x, 0), (0, -y), (1, 0), (0, 1)]))
-                if (c, d) == (0, 0) or (c, d) == (x, y):
-                    c, d = (x, 0) if x else (0, y)
+                turns = [(sx, 0), (0, sy)] if draw(st.booleans()) else [(1, 0), (-1, 0), (0, 1), (0, -1)]
                 tail = draw(st.sampled_from(["", "^*"]))
-                options.append(f"({x},{y},e)({c},{d},e){tail}(({c},{d},e) + ({c},{d},p))")
+                first = f"({x},{y},e)^*({x},{y},e)" if draw(st.booleans()) and (a, b) == (1, 1) else f"({x},{y},e)"
+                options += [f"{first}({c},{d},e){tail}(({c},{d},e) + ({c},{d},p))" for c, d in turns]
     return " + ".join(options)
 
 
