@@ -401,7 +401,7 @@ def fairy_pieces(draw: st.DrawFn) -> str:
     return " + ".join(options)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fairy_pieces(), st.integers(4, 8), st.integers(4, 8))
 def test_the_text_allows_exactly_the_moves_of_a_random_fairy_piece(rule: str, width: int, height: int) -> None:
     _check_truth(_regex(rule), width, height)
