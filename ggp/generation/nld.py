@@ -673,7 +673,11 @@ def _merged_targets(parts: Sequence[Part]) -> str:
         where = "in every direction" if len(ordered) == 3 else " or ".join(ordered)
         texts.append(f"{_squares(d)} {where}")
     riders = [t for t in others if t.endswith(("horizontally", "vertically", "diagonally"))]
-    rest = [t for t in others if t not in riders]
+    vectors = [t.removeprefix("over vector ").replace(" or ", ", ") for t in others if t.startswith("over vector ")]
+    rest = [t for t in others if t not in riders and not t.startswith("over vector ")]
+    if vectors:
+        listed = ", ".join(vectors).split(", ")
+        rest.insert(0, "over vector " + (", ".join(listed[:-1]) + " or " + listed[-1] if len(listed) > 1 else listed[0]))
     if riders:
         count = riders[0].rsplit(" ", 1)[0]
         same = all(t.rsplit(" ", 1)[0] == count for t in riders)

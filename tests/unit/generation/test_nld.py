@@ -263,6 +263,7 @@ def test_english_descriptions_merge_with_or() -> None:
     assert _piece(PAWN)[1] == "Captures one square diagonally, forwards. Moves one square vertically, forwards."
     assert _piece(PIECES["short rook"][0])[1] == "Rides up to 4 squares horizontally or vertically."
     assert _piece(steps([(0, 1), (1, 1), (-1, 1)]))[1] == "Leaps one square vertically or diagonally, forwards."
+    assert _piece(PIECES["buffalo"][0])[1] == "Moves like a knight. Leaps over vector (1,3), (2,3), (3,1) or (3,2)."
 
 
 # --- the descriptions are true ---------------------------------------------------------------------
