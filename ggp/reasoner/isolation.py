@@ -59,6 +59,18 @@ class IsolationError(GgpError):
 Report = Callable[[object], None]
 
 
+def limit_message(what: str, phase: str, exc: IsolationError, seconds: float, memory_mb: int) -> str:
+    """The one-line reason a :class:`Worker` call gave no result: ``what: phase exceeded ...``."""
+    if exc.kind == "timeout":
+        return f"{what}: {phase} exceeded the time limit of {seconds:g} s"
+    if exc.kind == "memory":
+        return f"{what}: {phase} exceeded the memory limit of {memory_mb} MB"
+    if exc.kind == "stopped":
+        return f"{what}: {phase} was stopped with its worker"
+    return (f"{what}: {phase} failed: the worker process died, likely over the {memory_mb} MB "
+            f"memory limit ({exc.detail})")
+
+
 def grounding_error(file: str, phase: str, exc: IsolationError, seconds: float, memory_mb: int) -> ReasonerError:
     """The one-line error for a grounding phase whose isolated child gave no result."""
     if exc.kind == "timeout":
@@ -239,6 +251,11 @@ class Worker:
     @property
     def alive(self) -> bool:
         return not self._dead and (self._process is None or self._process.returncode is None)
+
+    @property
+    def busy(self) -> bool:
+        """True while a call runs (or waits to run) in the child."""
+        return self._lock.locked()
 
     async def _ensure_started(self) -> asyncio.subprocess.Process:
         if self._process is None:
