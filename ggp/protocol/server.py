@@ -300,7 +300,7 @@ class PlayerHost:
                 log.warning("%s; worker %s replaced%s", message, worker.pid,
                             "" if match.failed else "; the match is answered nil from now on")
             if match.failed is None:
-                match.failed = message
+                match.failed = message.removeprefix(f"match {match.match_id}: ")
             self._replace(worker)
             raise LimitHit(message) from None
         for name, level, text in records:
