@@ -236,7 +236,8 @@ def worker_call(method: str, args: tuple[Any, ...], level: int) -> tuple[Any, li
         if method == "start":
             match_id, role, *rest = args
             seat = _SEATS["seat"] = Seat(match_id, role)
-            result = seat.start(*rest)
+            seat.start(*rest)
+            result = None
         else:
             seat = _SEATS.get("seat")  # type: ignore[assignment]
             if seat is None:

@@ -204,7 +204,7 @@ def _child_main() -> None:
         kwargs: dict[str, Any] = {}
         if "report" in inspect.signature(target).parameters:
             kwargs["report"] = lambda message: _send(out, "report", message)
-        _limit_memory(memory_mb)
+        memory_mb = _limit_memory(memory_mb)
         result = target(*args, **kwargs)
     except MemoryError:
         _send(out, "error", f"ran out of the {memory_mb} MB memory limit")
@@ -216,14 +216,20 @@ def _child_main() -> None:
         _send(out, "done", result)
 
 
-def _limit_memory(memory_mb: int) -> None:
+def _limit_memory(memory_mb: int) -> int:
+    """Limit this process's address space to ``memory_mb`` MB, or to the lower limit it inherited (a
+    grounding probe inside a player's or the manager's worker); the limit in force, in MB."""
     try:
         import resource
 
         limit = memory_mb * 1024 * 1024
+        _, inherited = resource.getrlimit(resource.RLIMIT_AS)
+        if inherited != resource.RLIM_INFINITY and inherited < limit:
+            limit = inherited
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        return limit // (1024 * 1024)
     except (ImportError, ValueError, OSError):  # pragma: no cover - a platform without rlimits
-        pass
+        return memory_mb
 
 
 class Worker:
@@ -386,7 +392,7 @@ def _serve_main() -> None:
     path, memory_mb = read_frame()
     sys.path[:] = path
     _exit_with_parent()
-    _limit_memory(memory_mb)
+    memory_mb = _limit_memory(memory_mb)
     while True:
         module_name, qualname, args = read_frame()
         try:
