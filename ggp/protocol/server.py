@@ -284,11 +284,12 @@ class PlayerHost:
             return loop.run_in_executor(self._executor, getattr(match.seat, method), *args)
         if method == "start":
             args = (match.match_id, match.role, *args)
-        return asyncio.ensure_future(self._in_worker(match, method, args, phase, seconds))
+        # The worker is picked now: one replaced before this call starts fails it ("stopped").
+        return asyncio.ensure_future(self._in_worker(self._current_worker(), match, method, args, phase, seconds))
 
-    async def _in_worker(self, match: _Match, method: str, args: tuple[Any, ...], phase: str, seconds: float) -> Any:
+    async def _in_worker(self, worker: Worker, match: _Match, method: str, args: tuple[Any, ...], phase: str,
+                         seconds: float) -> Any:
         assert self.limits is not None
-        worker = self._current_worker()
         level = logging.getLogger("ggp").getEffectiveLevel()
         try:
             result, records = await worker.call(worker_call, (method, args, level), seconds)

@@ -27,6 +27,7 @@ from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Description
 from ggp.player import Budget
 from ggp.players.legal_player import LegalPlayer
+from ggp.players.random_player import RandomPlayer
 from ggp.players.registry import make_player
 from ggp.protocol.messages import parse_info_reply, parse_reply_move
 from ggp.protocol.server import PLAYER_HOST, PlayerLimits, create_player_app
@@ -42,6 +43,7 @@ from tests.helpers.manager_machines import (
     machine_for_description,
 )
 from tests.helpers.network import free_port, wait_listening
+from tests.helpers.nim_machine import NimMachine
 
 Client = TestClient[web.Request, web.Application]
 LIMITS = PlayerLimits(memory_mb=512, max_call_s=60.0)
@@ -262,3 +264,21 @@ def test_ggp_player_stops_on_sigterm_within_seconds_while_its_worker_is_wedged(t
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def nim_machine(description: Description) -> StateMachine:
+    return NimMachine((1, 2))
+
+
+async def test_the_workers_log_lines_reach_the_servers_log(
+    make_client: Callable[..., Awaitable[Client]], caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = await make_client(RandomPlayer, nim_machine)
+    assert (await post(client, "(START x1 second ((role first) (role second)) 10 5)"))[0] == "ready"
+    assert (await post(client, "(PLAY x1 NIL)"))[0] == "noop"
+    assert (await post(client, "(PLAY x1 ((take 2 2) noop))"))[0] == "(take 1 1)"
+    with caplog.at_level(logging.WARNING):
+        # A retransmission: illegal now, legal one step back; the seat in the worker logs the resync.
+        assert (await post(client, "(PLAY x1 ((take 2 2) noop))"))[0] == "(take 1 1)"
+    assert [(r.name, r.getMessage()) for r in caplog.records if "resynchronised" in r.getMessage()] == [
+        ("ggp.protocol.seat", "match x1: resynchronised 1 step(s) back")]
