@@ -243,6 +243,8 @@ def worker_call(method: str, args: tuple[Any, ...], level: int) -> tuple[Any, li
             if seat is None:
                 raise GgpError("this worker has no match")
             result = getattr(seat, method)(*args)
+            if method == "wrap_up":
+                del _SEATS["seat"]  # the match is over: its machine's memory is free before the next START
         return result, _take_records()
     except BaseException:
         _RECORDS.clear()
