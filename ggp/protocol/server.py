@@ -297,15 +297,15 @@ class PlayerHost:
             if exc.kind == "failed":  # the seat raised: bad rules, a missing role, a bug
                 raise ReasonerError(exc.detail) from None
             message = limit_message(f"match {match.match_id}", phase, exc, seconds, self.limits.memory_mb)
-            if exc.kind != "stopped":
+            if worker is self._worker:  # not one this host killed already (with an aborted match, at shutdown)
                 log.warning("%s; worker %s replaced%s", message, worker.pid,
                             "" if match.failed else "; the match is answered nil from now on")
             if match.failed is None:
                 match.failed = message.removeprefix(f"match {match.match_id}: ")
             self._replace(worker)
             raise LimitHit(message) from None
-        for name, level, text in records:
-            logging.getLogger(name).log(level, "%s", text)
+        for name, record_level, text in records:
+            logging.getLogger(name).log(record_level, "%s", text)
         return result
 
     async def _until(self, future: asyncio.Future[_T], deadline: float) -> _T:

@@ -201,16 +201,19 @@ async def test_the_five_ary_game_is_answered_ready_then_nil_while_info_stays_ans
 
 
 async def test_abort_during_a_wedged_setup_frees_the_player_at_once(
-    make_client: Callable[..., Awaitable[Client]],
+    make_client: Callable[..., Awaitable[Client]], caplog: pytest.LogCaptureFixture,
 ) -> None:
     client = await make_client(partial(make_player, "random", 1), five_ary_auto)
     host = client.app[PLAYER_HOST]
-    assert (await post(client, f"(START g1 a {rules(five_ary_kif(100))} 1 30)"))[0] == "ready"
-    worker = host.worker_pid
-    assert (await post(client, "(ABORT g1)"))[0] == "aborted"
-    assert host.replaced == 1 and (await status(client))[0] == "available"
-    assert worker is not None and _gone(worker)
-    await play_counter_match(client, "c1")
+    with caplog.at_level(logging.INFO, logger="ggp.protocol.server"):
+        assert (await post(client, f"(START g1 a {rules(five_ary_kif(100))} 1 30)"))[0] == "ready"
+        worker = host.worker_pid
+        assert (await post(client, "(ABORT g1)"))[0] == "aborted"
+        assert host.replaced == 1 and (await status(client))[0] == "available"
+        assert worker is not None and _gone(worker)
+        await play_counter_match(client, "c1")
+    assert f"match g1: aborted; its worker {worker} was busy and is replaced" in caplog.text
+    assert "died" not in caplog.text  # killed on purpose: no warning about it
 
 
 def _alive(pid: int) -> bool:
