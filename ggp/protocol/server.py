@@ -121,6 +121,12 @@ class PlayerLimits:
     each reasoner call of a PLAY (applying the joint move, the search) through ``play_clocks`` play
     clocks, and at least ``min_call_s`` (the reply goes at the play clock either way); no call beyond
     ``max_call_s``, whatever the clocks.
+
+    >>> limits = PlayerLimits()
+    >>> limits.setup_s(start_clock=10, play_clock=5), limits.play_s(5), limits.play_s(0.5)
+    (25.0, 10.0, 2.0)
+    >>> PlayerLimits(max_call_s=60).setup_s(3600, 10)
+    60.0
     """
 
     memory_mb: int = 2048
@@ -131,11 +137,11 @@ class PlayerLimits:
 
     def setup_s(self, start_clock: float, play_clock: float) -> float:
         """The time bound of a match's setup."""
-        return min(self.max_call_s, max(self.min_call_s, start_clock + self.setup_play_clocks * play_clock))
+        return float(min(self.max_call_s, max(self.min_call_s, start_clock + self.setup_play_clocks * play_clock)))
 
     def play_s(self, play_clock: float) -> float:
         """The time bound of each reasoner call of a PLAY (and of the clean-up after STOP or ABORT)."""
-        return min(self.max_call_s, max(self.min_call_s, self.play_clocks * play_clock))
+        return float(min(self.max_call_s, max(self.min_call_s, self.play_clocks * play_clock)))
 
 
 class LimitHit(ReasonerError):
