@@ -26,6 +26,7 @@ import contextlib
 import os
 import pickle
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -194,6 +195,7 @@ def _child_main() -> None:
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the frames
     path, module_name, qualname, packed_args, memory_mb = pickle.loads(sys.stdin.buffer.read())
+    _exit_with_parent()
     sys.path[:] = path
     try:
         # Imports first, the memory limit after: it bounds the work, not loading the libraries.
@@ -266,9 +268,11 @@ class Worker:
     async def _ensure_started(self) -> asyncio.subprocess.Process:
         if self._process is None:
             self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - kept open for the child's lifetime, closed in close()
+            # Its own process group: killing the worker kills what it started too (a grounding probe of
+            # run_isolated), which would otherwise go on grounding, orphaned, until its own limits.
             self._process = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", _SERVE_BOOTSTRAP, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._errors, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                stderr=self._errors, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True)
             self._write(self._process, pickle.dumps((list(sys.path), self.memory_mb)))
         return self._process
 
@@ -334,10 +338,12 @@ class Worker:
             return None
 
     def kill(self) -> None:
-        """Stop the child now (SIGKILL); the worker is dead afterwards."""
+        """Stop the child and every process it started now (SIGKILL); the worker is dead afterwards."""
         self._dead = True
         if self._process is not None and self._process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):  # it just exited
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # it just exited
+                os.killpg(self._process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
                 self._process.kill()
 
     async def close(self) -> None:
@@ -354,7 +360,8 @@ class Worker:
 
 def _exit_with_parent() -> None:
     """Exit when the parent is gone (killed with -9, say), even in the middle of a long call: an
-    orphaned worker would otherwise go on grounding a heavy game for nobody."""
+    orphaned worker would otherwise go on grounding a heavy game for nobody. A process that leads its
+    own process group (a :class:`Worker`'s child) takes the processes it started along."""
     import threading
 
     parent = os.getppid()
@@ -363,6 +370,8 @@ def _exit_with_parent() -> None:
         while True:
             time.sleep(0.5)
             if os.getppid() != parent:
+                if os.getpgrp() == os.getpid():
+                    os.killpg(os.getpid(), signal.SIGKILL)
                 os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
