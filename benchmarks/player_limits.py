@@ -11,7 +11,8 @@ Starts ``ggp player random`` (engine ``auto``, ``--max-memory-mb``) on a loopbac
    worker was killed over a limit and replaced, or the engine gave up within its own limits), and one
    PLAY NIL once START is answered: how long each answer took, and the player's log line about it.
 2. A normal match right after (kif/ticTacToe START, PLAY NIL): seconds until its first move.
-3. SIGTERM while a second heavy START is being set up: seconds until the process exited.
+3. SIGTERM while a second heavy START is being set up: seconds until the process exited, and how many of
+   the processes it had started (the worker, its grounding probe) were still there a second later.
 
 With ``--startclock 60 --memory-mb 256`` the memory bound is hit before the time bound.
 """
@@ -48,6 +49,22 @@ def post(port: int, text: str, timeout: float = 120.0) -> tuple[str, float]:
 
 def rules(kif: str) -> str:
     return "(" + to_kif(parse_kif(kif)) + ")"
+
+
+def descendants(pid: int) -> list[int]:
+    try:
+        found = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+    return found + [grandchild for child in found for grandchild in descendants(child)]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie nobody reaped counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def first_move(port: int, light: str, match_id: str) -> float:
@@ -110,13 +127,21 @@ def main() -> None:
         post(port, "(ABORT h1)")
         print(f"  next match (ticTacToe): START ready and first move in {first_move(port, light, 't1'):.2f} s "
               f"({fresh:.2f} s on the fresh player before the heavy game)")
-        post(port, f"(START h2 {heavy_role} {heavy_rules} 60 10)")
-        time.sleep(1.0)
+        pool = concurrent.futures.ThreadPoolExecutor(1)  # START answers by its 60 s clock: do not wait
+        pool.submit(post, port, f"(START h2 {heavy_role} {heavy_rules} 60 10)")
+        for _ in range(100):  # until the worker has started its grounding probe
+            if len(spawned := descendants(process.pid)) >= 2:
+                break
+            time.sleep(0.1)
         began = time.monotonic()
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
-        print(f"  SIGTERM during a heavy setup: exited (status {process.returncode}) "
-              f"{time.monotonic() - began:.2f} s later")
+        stopped = time.monotonic() - began
+        pool.shutdown(wait=False)
+        time.sleep(1.0)
+        left = [pid for pid in spawned if running(pid)]
+        print(f"  SIGTERM during a heavy setup: exited (status {process.returncode}) {stopped:.2f} s later; "
+              f"{len(left)} of its {len(spawned)} reasoning processes left 1 s after")
     finally:
         if process.poll() is None:
             process.kill()

@@ -629,7 +629,14 @@ def create_player_app(
     app.router.add_get("/{tail:.*}", _handle_get)
     app.on_response_prepare.append(_add_cors)
     app.cleanup_ctx.append(_close_host)
+    app.on_shutdown.append(_stop_reasoning)
     return app
+
+
+async def _stop_reasoning(app: web.Application) -> None:
+    """At shutdown, before open requests are waited for: kill the worker, so that a request waiting for
+    it (a START during a heavy setup) is answered at once rather than held until the shutdown timeout."""
+    await app[PLAYER_HOST].aclose()
 
 
 async def _close_host(app: web.Application) -> AsyncIterator[None]:

@@ -7,6 +7,7 @@ to the match's clocks, in time; the event loop stays free. Loopback only; every 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import os
 import signal
@@ -259,10 +260,15 @@ def test_ggp_player_stops_within_seconds_while_grounding_and_leaves_no_process_b
         )
     try:
         wait_listening(port, process, log)
-        start = f"(START t1 a {rules(five_ary_kif(100))} 1 30)".encode()
+        start = f"(START t1 a {rules(five_ary_kif(100))} 30 30)".encode()
         request = urllib.request.Request(f"http://127.0.0.1:{port}/", data=start, method="POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.read() == b"ready"
+
+        def send() -> bytes:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return bytes(response.read())
+
+        pool = concurrent.futures.ThreadPoolExecutor(1)
+        reply = pool.submit(send)  # answered by the 30 s start clock, or when the server stops
         # The worker, and the grounding probe it started for the heavy game.
         spawned: list[int] = []
         for _ in range(100):
@@ -277,7 +283,10 @@ def test_ggp_player_stops_within_seconds_while_grounding_and_leaves_no_process_b
         assert stopped < 10, log.read_text()
         if stop == signal.SIGTERM:
             assert process.returncode == 0, log.read_text()
+            # The START waiting for the setup was answered, not dropped at the shutdown timeout.
+            assert reply.result(timeout=10) == b"ready"
         assert all(_gone(pid) for pid in spawned)  # nothing left grounding for nobody
+        pool.shutdown(wait=False, cancel_futures=True)
     finally:
         if process.poll() is None:
             process.kill()
