@@ -2,7 +2,9 @@
 
 ``TYPE`` is a player spec from :mod:`ggp.players.registry`, e.g. ``mcts`` or
 ``mcts:exploration=0.7``. Each match gets a fresh player seeded with ``--seed``; ``--iterations``
-or ``--seconds`` limit every move further than the play clock does.
+or ``--seconds`` limit every move further than the play clock does. The reasoning (building the
+machine at START, the search at PLAY) runs in a worker process bounded by ``--max-memory-mb`` and in
+time by the match's clocks (capped by ``--max-call-s``): see :class:`~ggp.protocol.server.PlayerLimits`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import logging
 import sys
 from typing import Any
@@ -37,6 +40,11 @@ def register(subcommands: Any) -> None:
     limit.add_argument("--iterations", type=_positive_int, metavar="N", help="at most N iterations per move")
     limit.add_argument("--seconds", type=_positive_float, metavar="S", help="at most S seconds per move")
     parser.add_argument("--seed", type=int, default=0, help="random seed of each match's player (default 0)")
+    parser.add_argument("--max-memory-mb", type=_positive_int, default=2048, metavar="MB",
+                        help="address space of the reasoning worker process; over it the worker is replaced "
+                        "and the match answered nil (default 2048)")
+    parser.add_argument("--max-call-s", type=_positive_float, default=300.0, metavar="S",
+                        help="no setup or move computation runs longer, whatever the clocks (default 300)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log match lifecycle (INFO)")
     parser.set_defaults(run=run)
 
@@ -71,7 +79,7 @@ def player_spec(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit code."""
     from ggp.players.registry import make_player, parse_spec
-    from ggp.protocol.server import create_player_app
+    from ggp.protocol.server import PlayerLimits, create_player_app
     from ggp.reasoner.engines import engine_factory
     from ggp.reasoner.upgrade import playing_machine
 
@@ -82,9 +90,10 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose:
         logging.getLogger().setLevel(logging.INFO)
     name = args.name or kind
-    app = create_player_app(
-        lambda: make_player(spec, args.seed), name, lambda rules: playing_machine(rules, args.engine), species=kind
-    )
+    limits = PlayerLimits(memory_mb=args.max_memory_mb, max_call_s=args.max_call_s)
+    # The machine factory goes to the worker process: a partial of a module-level function pickles.
+    app = create_player_app(functools.partial(make_player, spec, args.seed), name,
+                            functools.partial(playing_machine, engine=args.engine), species=kind, limits=limits)
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is a normal way to stop
         asyncio.run(_serve(app, args.host, args.port))

@@ -34,7 +34,7 @@ from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Description
 from ggp.match.referee import Percepts, Referee
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.isolation import IsolationError, Worker
+from ggp.reasoner.isolation import IsolationError, Worker, limit_message
 from ggp.reasoner.machine import Move, PerceptMachine, Role, State, StateMachine
 
 log = logging.getLogger(__name__)
@@ -253,12 +253,7 @@ class Reasoners:
         return slot
 
     def _limit_message(self, what: str, phase: str, exc: IsolationError, seconds: float) -> str:
-        if exc.kind == "timeout":
-            return f"{what}: {phase} exceeded the time limit of {seconds:g} s"
-        if exc.kind == "memory":
-            return f"{what}: {phase} exceeded the memory limit of {self.limits.memory_mb} MB"
-        return (f"{what}: {phase} failed: the worker process died, likely over the {self.limits.memory_mb} MB "
-                f"memory limit ({exc.detail})")
+        return limit_message(what, phase, exc, seconds, self.limits.memory_mb)
 
     async def description(self, slot: GameSlot) -> Description:
         """The slot's parsed description (unpickled once, in a thread, so the event loop keeps running)."""

@@ -6,28 +6,38 @@ message>`` and ``OPTIONS`` preflights; every response carries the CORS headers g
 and replies use ``Content-Type: text/acl``. A message that does not parse gets HTTP 400 with a one-line
 reason and the server keeps serving.
 
+The reasoning of a match (building the state machine, the player's search) is done by a
+:class:`~ggp.protocol.seat.Seat`, never on the event loop. Without :class:`PlayerLimits` the seat runs
+in one search thread of this process (tests, players embedded in another program); with them (``ggp
+player``) it runs in a worker process whose address space is bounded and whose every call is bounded
+in time, relative to the match's clocks (see :class:`PlayerLimits`). A call over a bound kills the
+worker (one WARNING line says which bound), a fresh worker is started for the next match, and the
+match is marked failed: the server answers every later PLAY of it with ``nil`` at once and INFO with
+``available``. Meanwhile the event loop stays free: INFO, ABORT and STOP are answered, and SIGTERM
+stops the server.
+
 Match flow (protocol.md §3-4):
 
-- START builds the state machine and calls ``player.start`` in the search thread during the start
-  clock and answers ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the first
-  PLAY waits for it). Rules that cannot be turned into a machine, or a role the game lacks, get the
-  reply ``error: <reason>`` (logged) instead of ``ready``.
-- PLAY applies the previous joint move (NIL: the initial state) to the host's own state, then runs
-  ``player.choose`` in the search thread. At ``playclock - 0.5 s`` the host answers with the best move
-  so far (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and
-  cancels the search. A joint move that is not legal in the host's state is logged and, where a
-  recent earlier state accepts it, the host resynchronises from there.
+- START builds the state machine and calls ``player.start`` during the start clock and answers
+  ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the first PLAY waits for it).
+  Rules that cannot be turned into a machine, or a role the game lacks, get the reply ``error:
+  <reason>`` (logged) instead of ``ready``; a setup that hits a limit gets ``ready`` (then ``nil``).
+- PLAY applies the previous joint move (NIL: the initial state) to the seat's own state, then runs
+  ``player.choose``. At ``playclock - 0.5 s`` the host answers with the best move so far
+  (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and the search
+  is cancelled. When not even the legal moves are known by then (the reasoner is too slow for this
+  game) the answer is ``nil``, as a ggp-base player whose move selection fails answers: the manager
+  plays a random legal move for it (protocol.md §4). A joint move that is not legal in the seat's
+  state is logged and, where a recent earlier state accepts it, the seat resynchronises from there.
 - GDL-II (protocol.md §8): for a game that defines ``sees`` the host needs a
   :class:`~ggp.player.Gdl2Player`; any other player gets ``error: this player does not support
   GDL-II`` at START (logged). ``(PLAY id turn lastmove percepts)`` is passed to the player's
   ``observe`` (the host never knows the state), then ``choose_hidden`` runs like ``choose`` does,
   with the player's ``own_legal_moves`` as fallback and legality check.
-- STOP answers ``done`` and ABORT ``aborted`` at once; clean-up runs in the background.
+- STOP answers ``done`` and ABORT ``aborted`` at once; clean-up runs in the background (a worker
+  still busy with the match is killed and replaced instead).
 - Messages for another match get ``busy``; a match that has heard nothing for
   ``startclock + 10 * playclock`` seconds (Tiltyard's "wedged" rule) is dropped when a new START comes.
-
-Machine calls and searches run one at a time in a single worker thread, so players and state
-machines need not be thread-safe.
 """
 
 from __future__ import annotations
@@ -35,18 +45,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import unquote_plus, urlsplit
 
 from aiohttp import web
 
-from ggp.errors import GgpError, IllegalMoveError, ProtocolError
-from ggp.gdl.terms import Description
-from ggp.player import NO_GDL2, SAFETY_MARGIN, AnytimePlayer, Budget, Gdl2Player, Player
+from ggp.errors import GgpError, ProtocolError, ReasonerError
+from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -68,21 +76,19 @@ from ggp.protocol.messages import (
     parse_message,
     uses_sees,
 )
-from ggp.reasoner.machine import Move, Role, State, StateMachine
+from ggp.protocol.seat import MachineFactory, Seat, Update, one_line, worker_call, worker_ready
+from ggp.reasoner.isolation import IsolationError, Worker, limit_message
+from ggp.reasoner.machine import Move
 
 log = logging.getLogger(__name__)
 
 PlayerFactory = Callable[[], Player]
-MachineFactory = Callable[[Description], StateMachine]
 
 REPLY_MARGIN = SAFETY_MARGIN
 """Seconds before a clock runs out at which the host answers (protocol.md §4 decision)."""
 
 SEARCH_SLACK = 0.15
 """The player's own deadline ends this much before the reply deadline, so it usually returns by itself."""
-
-RESYNC_DEPTH = 3
-"""How many earlier states are tried when a joint move is not legal in the current one."""
 
 IDLE_TIMEOUT_S = 10.0
 """A connection that sends no (complete) request for this long is closed: idle or slow clients
@@ -106,29 +112,62 @@ CORS_HEADERS = {
 _T = TypeVar("_T")
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerLimits:
+    """Bounds on a player server's reasoning, which then runs in a worker process; seconds and megabytes.
+
+    ``memory_mb``: the worker's address space. A setup (building the machine, ``player.start``) may
+    run through the start clock and ``setup_play_clocks`` play clocks (PLAYs meanwhile answer ``nil``);
+    each reasoner call of a PLAY (applying the joint move, the search) through ``play_clocks`` play
+    clocks, and at least ``min_call_s`` (the reply goes at the play clock either way); no call beyond
+    ``max_call_s``, whatever the clocks.
+
+    >>> limits = PlayerLimits()
+    >>> limits.setup_s(start_clock=10, play_clock=5), limits.play_s(5), limits.play_s(0.5)
+    (25.0, 10.0, 2.0)
+    >>> PlayerLimits(max_call_s=60).setup_s(3600, 10)
+    60.0
+    """
+
+    memory_mb: int = 2048
+    max_call_s: float = 300.0
+    setup_play_clocks: int = 3
+    play_clocks: int = 2
+    min_call_s: float = 2.0
+
+    def setup_s(self, start_clock: float, play_clock: float) -> float:
+        """The time bound of a match's setup."""
+        return float(min(self.max_call_s, max(self.min_call_s, start_clock + self.setup_play_clocks * play_clock)))
+
+    def play_s(self, play_clock: float) -> float:
+        """The time bound of each reasoner call of a PLAY (and of the clean-up after STOP or ABORT)."""
+        return float(min(self.max_call_s, max(self.min_call_s, self.play_clocks * play_clock)))
+
+
+class LimitHit(ReasonerError):
+    """A call of a match's reasoning went over a :class:`PlayerLimits` bound (its worker was replaced)."""
+
+
 @dataclass(slots=True, eq=False)
 class _Match:
     """What the host knows about the match it is playing."""
 
     match_id: str
-    role: Role
+    role: Move
     start_clock: int
     play_clock: int
     player: Player
     last_seen: float
-    machine: StateMachine | None = None
-    state: State | None = None
-    history: list[State] = field(default_factory=list)
-    setup: asyncio.Future[None] | None = None
+    seat: Seat | None = None
+    """The match's reasoning, when it runs in this process (no limits)."""
+    setup: asyncio.Future[Any] | None = None
     failed: str | None = None
-    cancel: threading.Event = field(default_factory=threading.Event)
-    steps: int = 0
     gdl2: bool = False
     spellings: dict[str, str] = field(default_factory=dict)
     """The rules' own spelling of each name written with capitals: replies use it (ggp-base compares
     moves case-sensitively)."""
-    pending: list[Play | PlayII] = field(default_factory=list)
-    """PLAY messages whose updates (joint moves, percepts) are not applied yet, oldest first: a PLAY that
+    pending: list[Update] = field(default_factory=list)
+    """Updates of PLAY messages (joint moves, percepts) not sent to the seat yet, oldest first: a PLAY that
     arrives while the setup still runs gets no move, but its update is kept and applied in order."""
 
     def wedged(self, now: float) -> bool:
@@ -136,22 +175,28 @@ class _Match:
         return now - self.last_seen > self.start_clock + 10 * self.play_clock
 
 
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
-
-
-def _consume(future: asyncio.Future[_T]) -> None:
+def _consume(future: asyncio.Future[Any]) -> None:
     """Done-callback for work nobody awaits any more: log its failure instead of losing it."""
     if future.cancelled():
         return
     exc = future.exception()
-    if exc is not None:
-        log.warning("background work failed: %s", _one_line(exc))
+    if exc is not None and not isinstance(exc, LimitHit):  # a limit hit is logged where it happens
+        log.warning("background work failed: %s", one_line(exc))
+
+
+def _update(message: Play | PlayII) -> Update:
+    if isinstance(message, PlayII):
+        return None, (message.turn, message.last_move, frozenset(message.percepts))
+    return message.moves, None
 
 
 class PlayerHost:
-    """Plays one match at a time with players from ``player_factory`` (a new player per match)."""
+    """Plays one match at a time with players from ``player_factory`` (a new player per match).
+
+    With ``limits`` every match's reasoning runs in a worker process under them (``player_factory``'s
+    players and ``machine_factory`` must then pickle: module-level functions, :func:`functools.partial`);
+    without, in one search thread here. Call :meth:`aclose` at shutdown.
+    """
 
     def __init__(
         self,
@@ -159,29 +204,115 @@ class PlayerHost:
         name: str,
         machine_factory: MachineFactory,
         species: str | None = None,
+        limits: PlayerLimits | None = None,
     ) -> None:
         self.name = name
         self.species = species or name
+        self.limits = limits
         self._player_factory = player_factory
         self._machine_factory = machine_factory
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ggp-search")
+        self._worker: Worker | None = None
+        self._retired: set[Worker] = set()
+        self._background: set[asyncio.Future[Any]] = set()
+        self.replaced = 0
+        """How many workers were killed over a limit (or with an aborted match) and replaced."""
         self._match: _Match | None = None
         self._lock = asyncio.Lock()
+        self._closed = False
 
     @property
     def match_id(self) -> str | None:
         """The id of the match being played, if any."""
         return self._match.match_id if self._match else None
 
-    def close(self) -> None:
-        """Cancel any search and stop the worker thread (called at application shutdown)."""
-        if self._match is not None:
-            self._match.cancel.set()
+    @property
+    def worker_pid(self) -> int | None:
+        """The process id of the current worker (None without limits or before it started)."""
+        return self._worker.pid if self._worker is not None else None
+
+    async def warm_up(self) -> None:
+        """Start the worker ahead of the first START (with limits; nothing without)."""
+        if self.limits is not None:
+            self._keep(asyncio.ensure_future(self._current_worker().call(worker_ready, (), self.limits.max_call_s)))
+
+    async def aclose(self) -> None:
+        """Cancel any search, kill the worker (with limits) and stop the search thread (at shutdown)."""
+        self._closed = True
+        if self._match is not None and self._match.seat is not None:
+            self._match.seat.cancel.set()
+        workers = [w for w in (self._worker, *self._retired) if w is not None]
+        self._worker = None
+        for worker in workers:
+            worker.kill()
+        for worker in workers:
+            await worker.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
-    def _run(self, fn: Callable[..., _T], *args: object) -> asyncio.Future[_T]:
-        loop = asyncio.get_running_loop()
-        return loop.run_in_executor(self._executor, fn, *args)
+    def _keep(self, future: asyncio.Future[Any]) -> None:
+        """Hold a reference to background work until it ends (the loop keeps only weak ones)."""
+        self._background.add(future)
+        future.add_done_callback(self._background.discard)
+        future.add_done_callback(_consume)
+
+    def _current_worker(self) -> Worker:
+        if self._closed:
+            raise ReasonerError("the player server is shutting down")
+        if self._worker is None:
+            assert self.limits is not None
+            self._worker = Worker(self.limits.memory_mb)
+        return self._worker
+
+    def _replace(self, worker: Worker) -> None:
+        """Retire ``worker`` (killed) and start a fresh one for what comes next."""
+        worker.kill()
+        if self._worker is worker:
+            self._worker = None
+            self.replaced += 1
+            if not self._closed:
+                self._keep(asyncio.ensure_future(self.warm_up()))
+        self._retired.add(worker)
+
+        async def reap() -> None:
+            await worker.close()
+            self._retired.discard(worker)
+
+        self._keep(asyncio.ensure_future(reap()))
+
+    def _submit(self, match: _Match, method: str, args: tuple[Any, ...], phase: str, seconds: float
+                ) -> asyncio.Future[Any]:
+        """Run ``Seat.method(*args)`` of ``match`` where its reasoning runs; the future of its result."""
+        if self.limits is None:
+            if method == "start":
+                match.seat = Seat(match.match_id, match.role)
+            assert match.seat is not None
+            loop = asyncio.get_running_loop()
+            return loop.run_in_executor(self._executor, getattr(match.seat, method), *args)
+        if method == "start":
+            args = (match.match_id, match.role, *args)
+        # The worker is picked now: one replaced before this call starts fails it ("stopped").
+        return asyncio.ensure_future(self._in_worker(self._current_worker(), match, method, args, phase, seconds))
+
+    async def _in_worker(self, worker: Worker, match: _Match, method: str, args: tuple[Any, ...], phase: str,
+                         seconds: float) -> Any:
+        assert self.limits is not None
+        level = logging.getLogger("ggp").getEffectiveLevel()
+        try:
+            result, records = await worker.call(worker_call, (method, args, level), seconds)
+        except IsolationError as exc:
+            if exc.kind == "failed":  # the seat raised: bad rules, a missing role, a bug
+                raise ReasonerError(exc.detail) from None
+            message = limit_message(f"match {match.match_id}", phase, exc, seconds, self.limits.memory_mb)
+            if worker is self._worker:  # not one this host killed already (with an aborted match, at shutdown)
+                log.warning("%s; worker %s replaced%s", message, worker.pid,
+                            "" if match.failed else "; the match is answered nil from now on")
+            if match.failed is None:
+                match.failed = message.removeprefix(f"match {match.match_id}: ")
+            self._replace(worker)
+            raise LimitHit(message) from None
+        for name, record_level, text in records:
+            logging.getLogger(name).log(record_level, "%s", text)
+        return result
 
     async def _until(self, future: asyncio.Future[_T], deadline: float) -> _T:
         """Await ``future`` until the monotonic ``deadline``; raises TimeoutError and lets it run on."""
@@ -259,32 +390,26 @@ class PlayerHost:
             "match %s: START as %s (start clock %ds, play clock %ds)",
             match.match_id, match.role, match.start_clock, match.play_clock,
         )
-        setup = self._run(self._setup, match, message.description, deadline - SEARCH_SLACK)
+        bound = self.limits.setup_s(match.start_clock, match.play_clock) if self.limits else 0.0
+        setup = self._submit(match, "start", (match.player, message.description, self._machine_factory,
+                                              deadline - SEARCH_SLACK), "setup", bound)
         match.setup = setup
         try:
             await self._until(setup, deadline)
         except TimeoutError:
             log.warning("match %s: setup still running at the start clock; answering ready", match.match_id)
             return READY
+        except LimitHit:
+            return READY  # logged; every PLAY of this match is answered nil
         except (GgpError, ValueError, RecursionError) as exc:
-            match.failed = _one_line(exc)
+            match.failed = one_line(exc)
             log.warning("match %s: cannot play these rules: %s", match.match_id, match.failed)
             return f"error: {match.failed}"
         except Exception as exc:  # a bug in an engine or player must not take the server down
-            match.failed = _one_line(exc)
+            match.failed = one_line(exc)
             log.exception("match %s: setup failed", match.match_id)
             return f"error: {match.failed}"
         return READY
-
-    def _setup(self, match: _Match, description: Description, deadline: float) -> None:
-        """Worker thread: build the machine, check the role, start the player."""
-        machine = self._machine_factory(description)
-        if match.role not in machine.roles:
-            roles = " ".join(str(role) for role in machine.roles)
-            raise ProtocolError(f"role {str(match.role)!r} is not a role of this game (roles: {roles})")
-        state = machine.initial_state()
-        match.machine, match.state, match.history = machine, state, [state]
-        match.player.start(machine, match.role, Budget(deadline=deadline, cancel=match.cancel))
 
     # --- PLAY ----------------------------------------------------------------------------------
 
@@ -301,6 +426,8 @@ class PlayerHost:
             except TimeoutError:
                 log.warning("match %s: no move ready by the deadline; answering nil", match.match_id)
                 return NIL
+            except LimitHit:
+                return NIL  # logged where the limit was hit
             except Exception:  # one bad match must not take the server down
                 log.exception("match %s: PLAY failed", match.match_id)
                 return NIL
@@ -310,123 +437,45 @@ class PlayerHost:
         if hidden and not isinstance(match.player, Gdl2Player):
             log.warning("match %s: a GDL-II PLAY for a player without GDL-II support; answering nil", match.match_id)
             return NIL
-        match.pending.append(message)
+        match.pending.append(_update(message))
         if match.setup is not None and not match.setup.done():
             try:
                 await self._until(match.setup, deadline)
             except (GgpError, ValueError) as exc:
-                match.failed = _one_line(exc)
+                match.failed = match.failed or one_line(exc)
         if match.setup is not None and match.setup.done() and not match.setup.cancelled():
             error = match.setup.exception()
             if error is not None and match.failed is None:
-                match.failed = _one_line(error)
+                match.failed = one_line(error)
         if match.failed is not None:
             log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
             return NIL
-        legal = await self._until(self._run(self._catch_up, match, hidden), deadline)
+        bound = self.limits.play_s(match.play_clock) if self.limits else 0.0
+        updates, match.pending = match.pending, []
+        legal: tuple[Move, ...] = await self._until(
+            self._submit(match, "catch_up", (updates, hidden), "applying the moves", bound), deadline)
         if not legal:
             log.warning("match %s: %s has no legal move in this state; answering nil", match.match_id, match.role)
             return NIL
-        match.cancel = threading.Event()
-        budget = Budget(deadline=deadline - SEARCH_SLACK, cancel=match.cancel)
-        search = self._run(self._choose_hidden if hidden else self._choose, match, budget)
+        search = self._submit(match, "choose", (hidden, deadline - SEARCH_SLACK, deadline), "the search", bound)
+        why: str | None
         try:
-            move = await self._until(search, deadline)
+            move, why = await self._until(search, deadline)
         except TimeoutError:
-            match.cancel.set()
-            best = match.player.best_move() if isinstance(match.player, AnytimePlayer) else None
-            move = best if best is not None else legal[0]
-            log.warning("match %s: search overran the play clock; answering %s", match.match_id, move)
+            move, why = None, "no move from the search by the play clock"
+        except LimitHit:
+            move, why = None, "the search was stopped"
         except Exception as exc:
-            log.warning("match %s: the player failed (%s); answering %s", match.match_id, _one_line(exc), legal[0])
+            move, why = None, f"the player failed ({one_line(exc)})"
+        if move is None:
             move = legal[0]
+        if why is not None:
+            log.warning("match %s: %s; answering %s", match.match_id, why, move)
         if move not in legal:
             log.warning("match %s: the player chose illegal %s; answering %s", match.match_id, move, legal[0])
             move = legal[0]
-        log.debug("match %s: step %d plays %s", match.match_id, match.steps, move)
+        log.debug("match %s: plays %s", match.match_id, move)
         return format_move(move, match.spellings)
-
-    def _catch_up(self, match: _Match, hidden: bool) -> tuple[Move, ...]:
-        """Worker thread: apply every pending update in arrival order; the role's legal moves after them.
-
-        Runs on the one worker thread, so a catch-up that outlasts its PLAY's clock finishes before the
-        next PLAY's catch-up starts (or takes that PLAY's update along, leaving nothing for it to do):
-        no update is ever skipped or applied twice.
-        """
-        while match.pending:
-            message = match.pending.pop(0)
-            if isinstance(message, PlayII):
-                self._observe(match, message)
-            elif hidden:
-                log.warning("match %s: a GDL PLAY in a GDL-II match; its joint move is ignored", match.match_id)
-            else:
-                self._advance(match, message.moves)
-        if hidden:
-            return self._own_legal(match)
-        machine, state = match.machine, match.state
-        assert machine is not None and state is not None
-        return () if machine.is_terminal(state) else machine.legal_moves(state, match.role)
-
-    def _observe(self, match: _Match, message: PlayII) -> tuple[Move, ...]:
-        """Worker thread (GDL-II): give the player its last move and percepts; its legal moves now."""
-        assert isinstance(match.player, Gdl2Player)
-        match.player.observe(message.turn, message.last_move, frozenset(message.percepts))
-        match.steps = message.turn
-        return match.player.own_legal_moves()
-
-    def _own_legal(self, match: _Match) -> tuple[Move, ...]:
-        assert isinstance(match.player, Gdl2Player)
-        return match.player.own_legal_moves()
-
-    def _choose_hidden(self, match: _Match, budget: Budget) -> Move:
-        assert isinstance(match.player, Gdl2Player)
-        return match.player.choose_hidden(budget)
-
-    def _choose(self, match: _Match, budget: Budget) -> Move:
-        assert match.state is not None
-        return match.player.choose(match.state, budget)
-
-    def _advance(self, match: _Match, moves: tuple[Move, ...] | None) -> tuple[Move, ...]:
-        """Worker thread: apply the previous joint move; the role's legal moves in the new state."""
-        machine, state = match.machine, match.state
-        assert machine is not None and state is not None
-        if moves is None:
-            if match.steps:
-                log.warning("match %s: PLAY NIL after %d steps; back to the initial state", match.match_id, match.steps)
-                state = match.history[0]
-                match.history, match.steps = [state], 0
-        else:
-            state = self._apply(match, machine, moves)
-        match.state = state
-        if machine.is_terminal(state):
-            return ()
-        return machine.legal_moves(state, match.role)
-
-    def _apply(self, match: _Match, machine: StateMachine, moves: tuple[Move, ...]) -> State:
-        shown = " ".join(map(str, moves))
-        if len(moves) != len(machine.roles):
-            log.warning(
-                "match %s: joint move (%s) has %d moves for %d roles; keeping the current state",
-                match.match_id, shown, len(moves), len(machine.roles),
-            )
-            return match.history[-1]
-        candidates = list(reversed(match.history[-(RESYNC_DEPTH + 1):]))
-        for back, state in enumerate(candidates):
-            try:
-                after = machine.next_state(state, moves)
-            except (IllegalMoveError, GgpError, ValueError) as exc:
-                if back == 0:
-                    log.warning("match %s: joint move (%s) is not legal here (%s); resynchronising",
-                                match.match_id, shown, _one_line(exc))
-                continue
-            if back:
-                log.warning("match %s: resynchronised %d step(s) back", match.match_id, back)
-                del match.history[len(match.history) - back:]
-            match.history.append(after)
-            match.steps += 1
-            return after
-        log.error("match %s: cannot resynchronise with (%s); playing on from the last known state", match.match_id, shown)
-        return match.history[-1]
 
     # --- STOP and ABORT ------------------------------------------------------------------------
 
@@ -441,22 +490,27 @@ class PlayerHost:
         return answer
 
     def _drop(self, match: _Match, moves: tuple[Move, ...] | None, how: str) -> None:
-        """Forget the match now; apply the last moves (for the log) and stop the player in the background."""
-        match.cancel.set()
+        """Forget the match now; apply the last moves (for the log) and stop the player in the background.
+
+        In a worker that is still busy (a setup, a search past its deadline) nothing is waited for: the
+        worker is killed and replaced, so the next match starts at once.
+        """
         if self._match is match:
             self._match = None
-        self._run(self._wrap_up, match, moves, how).add_done_callback(_consume)
-
-    def _wrap_up(self, match: _Match, moves: tuple[Move, ...] | None, how: str) -> None:
-        try:
-            if moves is not None and match.machine is not None and match.state is not None and not match.failed:
-                final = self._apply(match, match.machine, moves)
-                if match.machine.is_terminal(final):
-                    log.info("match %s: %s, goals %s", match.match_id, how, match.machine.goals(final))
-                    return
-            log.info("match %s: %s", match.match_id, how)
-        finally:
-            match.player.stop()
+        if match.seat is not None:
+            match.seat.cancel.set()
+        if match.setup is None or (self.limits is not None and match.failed is not None):
+            log.info("match %s: %s", match.match_id, how)  # nothing of it left to clean up
+            return
+        if self.limits is not None:
+            worker = self._worker
+            if worker is not None and worker.busy:
+                log.info("match %s: %s; its worker %s was busy and is replaced", match.match_id, how, worker.pid)
+                match.failed = how
+                self._replace(worker)
+                return
+        bound = self.limits.play_s(match.play_clock) if self.limits else 0.0
+        self._keep(self._submit(match, "wrap_up", (moves, how, match.failed is not None), "the clean-up", bound))
 
 
 class ConnectionCap:
@@ -555,32 +609,40 @@ def create_player_app(
     machine_factory: MachineFactory,
     *,
     species: str | None = None,
+    limits: PlayerLimits | None = None,
 ) -> web.Application:
     """The player's web application.
 
     ``player_factory`` makes a fresh player for every match; ``machine_factory`` makes the state
     machine of each START's rules (the command wires the engine, e.g.
     ``ggp.reasoner.engines.engine_factory("auto")``; tests pass pure-Python games), so this module
-    never loads a reasoner itself. ``name`` and ``species`` are what INFO reports. Raises
+    never loads a reasoner itself. ``name`` and ``species`` are what INFO reports. With ``limits``
+    the reasoning runs in a worker process under them (see :class:`PlayerHost`). Raises
     :class:`ProtocolError` for a name that is not one word.
     """
     info_reply(name, species or name)  # fail now, not at the first INFO
     app = web.Application(client_max_size=MAX_BODY)
-    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species)
+    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits)
     cap_connections(app)
     app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
     app.router.add_post("/{tail:.*}", _handle_post)
     app.router.add_get("/{tail:.*}", _handle_get)
     app.on_response_prepare.append(_add_cors)
     app.cleanup_ctx.append(_close_host)
+    app.on_shutdown.append(_stop_reasoning)
     return app
 
 
+async def _stop_reasoning(app: web.Application) -> None:
+    """At shutdown, before open requests are waited for: kill the worker, so that a request waiting for
+    it (a START during a heavy setup) is answered at once rather than held until the shutdown timeout."""
+    await app[PLAYER_HOST].aclose()
 
 
 async def _close_host(app: web.Application) -> AsyncIterator[None]:
+    await app[PLAYER_HOST].warm_up()
     yield
-    app[PLAYER_HOST].close()
+    await app[PLAYER_HOST].aclose()
 
 
 async def _add_cors(request: web.Request, response: web.StreamResponse) -> None:
@@ -617,7 +679,7 @@ async def _respond(request: web.Request, text: str, received: float, via_get: bo
     try:
         message = parse_message(text)
     except ProtocolError as exc:
-        reason = _one_line(exc)
+        reason = one_line(exc)
         log.warning("bad message from %s: %s", request.remote, reason)
         return web.Response(status=400, text=reason)
     if via_get and not isinstance(message, Info | Preview) and cross_site(request):
@@ -628,6 +690,6 @@ async def _respond(request: web.Request, text: str, received: float, via_get: bo
         reply = await request.app[PLAYER_HOST].reply(message, received)
     except Exception as exc:  # keep serving whatever one message did
         log.exception("failed to answer a %s message", message_type(message))
-        return web.Response(status=500, text=f"internal error: {_one_line(exc)}")
+        return web.Response(status=500, text=f"internal error: {one_line(exc)}")
     log.debug("to %s: %s", request.remote, reply)
     return web.Response(body=reply.encode("ascii", errors="replace"), content_type="text/acl")

@@ -26,6 +26,7 @@ import contextlib
 import os
 import pickle
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -57,6 +58,18 @@ class IsolationError(GgpError):
 
 
 Report = Callable[[object], None]
+
+
+def limit_message(what: str, phase: str, exc: IsolationError, seconds: float, memory_mb: int) -> str:
+    """The one-line reason a :class:`Worker` call gave no result: ``what: phase exceeded ...``."""
+    if exc.kind == "timeout":
+        return f"{what}: {phase} exceeded the time limit of {seconds:g} s"
+    if exc.kind == "memory":
+        return f"{what}: {phase} exceeded the memory limit of {memory_mb} MB"
+    if exc.kind == "stopped":
+        return f"{what}: {phase} was stopped with its worker"
+    return (f"{what}: {phase} failed: the worker process died, likely over the {memory_mb} MB "
+            f"memory limit ({exc.detail})")
 
 
 def grounding_error(file: str, phase: str, exc: IsolationError, seconds: float, memory_mb: int) -> ReasonerError:
@@ -182,6 +195,7 @@ def _child_main() -> None:
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the frames
     path, module_name, qualname, packed_args, memory_mb = pickle.loads(sys.stdin.buffer.read())
+    _exit_with_parent()
     sys.path[:] = path
     try:
         # Imports first, the memory limit after: it bounds the work, not loading the libraries.
@@ -192,7 +206,7 @@ def _child_main() -> None:
         kwargs: dict[str, Any] = {}
         if "report" in inspect.signature(target).parameters:
             kwargs["report"] = lambda message: _send(out, "report", message)
-        _limit_memory(memory_mb)
+        memory_mb = _limit_memory(memory_mb)
         result = target(*args, **kwargs)
     except MemoryError:
         _send(out, "error", f"ran out of the {memory_mb} MB memory limit")
@@ -204,14 +218,20 @@ def _child_main() -> None:
         _send(out, "done", result)
 
 
-def _limit_memory(memory_mb: int) -> None:
+def _limit_memory(memory_mb: int) -> int:
+    """Limit this process's address space to ``memory_mb`` MB, or to the lower limit it inherited (a
+    grounding probe inside a player's or the manager's worker); the limit in force, in MB."""
     try:
         import resource
 
         limit = memory_mb * 1024 * 1024
+        _, inherited = resource.getrlimit(resource.RLIMIT_AS)
+        if inherited != resource.RLIM_INFINITY and inherited < limit:
+            limit = inherited
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        return limit // (1024 * 1024)
     except (ImportError, ValueError, OSError):  # pragma: no cover - a platform without rlimits
-        pass
+        return memory_mb
 
 
 class Worker:
@@ -240,12 +260,19 @@ class Worker:
     def alive(self) -> bool:
         return not self._dead and (self._process is None or self._process.returncode is None)
 
+    @property
+    def busy(self) -> bool:
+        """True while a call runs (or waits to run) in the child."""
+        return self._lock.locked()
+
     async def _ensure_started(self) -> asyncio.subprocess.Process:
         if self._process is None:
             self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - kept open for the child's lifetime, closed in close()
+            # Its own process group: killing the worker kills what it started too (a grounding probe of
+            # run_isolated), which would otherwise go on grounding, orphaned, until its own limits.
             self._process = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", _SERVE_BOOTSTRAP, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._errors, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                stderr=self._errors, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, start_new_session=True)
             self._write(self._process, pickle.dumps((list(sys.path), self.memory_mb)))
         return self._process
 
@@ -311,10 +338,12 @@ class Worker:
             return None
 
     def kill(self) -> None:
-        """Stop the child now (SIGKILL); the worker is dead afterwards."""
+        """Stop the child and every process it started now (SIGKILL); the worker is dead afterwards."""
         self._dead = True
         if self._process is not None and self._process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):  # it just exited
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # it just exited
+                os.killpg(self._process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
                 self._process.kill()
 
     async def close(self) -> None:
@@ -331,7 +360,8 @@ class Worker:
 
 def _exit_with_parent() -> None:
     """Exit when the parent is gone (killed with -9, say), even in the middle of a long call: an
-    orphaned worker would otherwise go on grounding a heavy game for nobody."""
+    orphaned worker would otherwise go on grounding a heavy game for nobody. A process that leads its
+    own process group (a :class:`Worker`'s child) takes the processes it started along."""
     import threading
 
     parent = os.getppid()
@@ -340,6 +370,8 @@ def _exit_with_parent() -> None:
         while True:
             time.sleep(0.5)
             if os.getppid() != parent:
+                if os.getpgrp() == os.getpid():
+                    os.killpg(os.getpid(), signal.SIGKILL)
                 os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
@@ -369,7 +401,7 @@ def _serve_main() -> None:
     path, memory_mb = read_frame()
     sys.path[:] = path
     _exit_with_parent()
-    _limit_memory(memory_mb)
+    memory_mb = _limit_memory(memory_mb)
     while True:
         module_name, qualname, args = read_frame()
         try:

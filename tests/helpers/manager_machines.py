@@ -278,3 +278,17 @@ def machine_for_description(description: object) -> NimMachine | TicTacToeMachin
 
 SHORT_COUNTER_KIF = COUNTER_KIF.replace("p1", "s1").replace("p2", "s2")
 """A three-step counter game (roles ``s1``, ``s2``) for the load test."""
+
+
+def five_ary_kif(constants: int) -> str:
+    """A game whose first player's legal rule joins a 5-ary relation over ``constants`` objects (10^10
+    moves for 100): accepted with 201 before, then it held the manager for 367 s and died at 6 GB."""
+    objects = " ".join(f"(obj o{i})" for i in range(constants))
+    return f"""
+(role a) (role b) (init (c 1)) {objects}
+(<= (legal a (m ?v ?w ?x ?y ?z)) (obj ?v) (obj ?w) (obj ?x) (obj ?y) (obj ?z))
+(<= (legal b noop) (role b))
+(<= (next (c 2)) (true (c 1)))
+(<= terminal (true (c 2)))
+(<= (goal ?r 50) (role ?r))
+"""

@@ -24,7 +24,7 @@ from ggp.manager.tournament import TournamentSpec
 from ggp.player import NO_GDL2
 from ggp.players.registry import make_player
 from ggp.protocol.messages import Play, PlayII, Start, StopII, parse_message
-from ggp.protocol.server import create_player_app
+from ggp.protocol.server import PlayerLimits, create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR
@@ -56,9 +56,11 @@ async def transport() -> AsyncIterator[HttpTransport]:
         yield http
 
 
-async def player_seat(aiohttp_server: ServerFactory, spec: str, seed: int, inbox: list[str]) -> Seat:
-    """A real player server for ``spec`` that also records every message body it receives."""
-    app = create_player_app(partial(make_player, spec, seed), spec.split(":")[0], clingo_machine)
+async def player_seat(aiohttp_server: ServerFactory, spec: str, seed: int, inbox: list[str],
+                      limits: PlayerLimits | None = None) -> Seat:
+    """A real player server for ``spec`` that also records every message body it receives (with ``limits``,
+    its reasoning runs in a worker process)."""
+    app = create_player_app(partial(make_player, spec, seed), spec.split(":")[0], clingo_machine, limits=limits)
 
     @web.middleware
     async def record(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -93,12 +95,13 @@ def assert_own_view_only(inbox: list[str], record_moves: tuple[tuple[str, ...], 
         assert sorted(map(str, message.percepts)) == list(percepts[step][index])
 
 
+@pytest.mark.parametrize("limits", [None, PlayerLimits()], ids=["in-thread", "in-worker"])
 async def test_dmcts_plays_guess_the_number_over_http_and_the_record_keeps_its_percepts(
-    aiohttp_server: ServerFactory, transport: HttpTransport
+    aiohttp_server: ServerFactory, transport: HttpTransport, limits: PlayerLimits | None,
 ) -> None:
     description = game(GUESS)
     inbox: list[str] = []
-    seats = (await player_seat(aiohttp_server, "dmcts:iterations=200,samples=4", 1, inbox), RANDOM_SEAT)
+    seats = (await player_seat(aiohttp_server, "dmcts:iterations=200,samples=4", 1, inbox, limits), RANDOM_SEAT)
     record = await run_match(machine_for(description), config("guess1", description, seats), transport)
     assert record.is_completed and record.end_reason == "terminal" and record.gdl2
     assert len(record.percepts) == len(record.moves) >= 2

@@ -24,7 +24,7 @@ from ggp.manager.runner import Deadlines
 from ggp.manager.service import Manager, ManagerSettings, MatchRequest
 from ggp.manager.store import Store
 from tests.helpers.fake_players import FakePlayer, late
-from tests.helpers.manager_machines import COUNTER_KIF, MEMORY_HOG_KIF, WEDGE_KIF, machine_for_description
+from tests.helpers.manager_machines import COUNTER_KIF, MEMORY_HOG_KIF, WEDGE_KIF, five_ary_kif, machine_for_description
 from tests.integration.test_manager_load import random_counter_player
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
@@ -149,20 +149,6 @@ async def test_an_upload_that_cannot_be_probed_in_time_is_refused_with_the_reaso
     finally:
         await manager.close()
         store.close()
-
-
-def five_ary_kif(constants: int) -> str:
-    """A game whose first player's legal rule joins a 5-ary relation over ``constants`` objects (10^10
-    moves for 100): accepted with 201 before, then it held the manager for 367 s and died at 6 GB."""
-    objects = " ".join(f"(obj o{i})" for i in range(constants))
-    return f"""
-(role a) (role b) (init (c 1)) {objects}
-(<= (legal a (m ?v ?w ?x ?y ?z)) (obj ?v) (obj ?w) (obj ?x) (obj ?y) (obj ?z))
-(<= (legal b noop) (role b))
-(<= (next (c 2)) (true (c 1)))
-(<= terminal (true (c 2)))
-(<= (goal ?r 50) (role ?r))
-"""
 
 
 async def test_a_game_whose_grounding_exceeds_the_limits_is_refused_at_upload(aiohttp_client: ClientFactory) -> None:

@@ -24,7 +24,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from tests.helpers.fake_players import FakePlayer, late
-from tests.integration.test_manager_bounds import five_ary_kif
+from tests.helpers.manager_machines import five_ary_kif
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
 

@@ -26,7 +26,7 @@ from ggp.protocol.messages import (
     parse_info_reply,
     parse_reply_move,
 )
-from ggp.protocol.server import create_player_app
+from ggp.protocol.server import PlayerLimits, create_player_app
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
 from tests.conftest import KIF_DIR, ROOT
@@ -46,12 +46,15 @@ def rules() -> Description:
     return load_kif(TIC_TAC_TOE)
 
 
-async def test_mcts_and_random_play_tic_tac_toe_over_http(aiohttp_client: AiohttpClient) -> None:
+@pytest.mark.parametrize("limits", [None, PlayerLimits()], ids=["in-thread", "in-worker"])
+async def test_mcts_and_random_play_tic_tac_toe_over_http(aiohttp_client: AiohttpClient,
+                                                          limits: PlayerLimits | None) -> None:
     description = rules()
     manager = make_machine(description, "clingo")
     specs = ["mcts:iterations=30", "random"]
     clients = [
-        await aiohttp_client(create_player_app(partial(make_player, spec, 1), spec.split(":")[0], clingo_machine))
+        await aiohttp_client(create_player_app(partial(make_player, spec, 1), spec.split(":")[0], clingo_machine,
+                                               limits=limits))
         for spec in specs
     ]
 

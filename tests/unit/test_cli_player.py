@@ -6,6 +6,7 @@ import pytest
 
 from ggp.cli import build_parser, main
 from ggp.commands.player import player_spec
+from ggp.protocol.server import PlayerLimits
 
 
 def test_player_spec_adds_the_per_move_limit() -> None:
@@ -15,6 +16,10 @@ def test_player_spec_adds_the_per_move_limit() -> None:
     args = parser.parse_args(["player", "mcts:exploration=0.5", "--seconds", "2"])
     assert player_spec(args) == "mcts:exploration=0.5,seconds=2.0"
     assert (args.port, args.host, args.engine, args.seed) == (9147, "127.0.0.1", "auto", 0)
+    defaults = PlayerLimits()
+    assert (args.max_memory_mb, args.max_call_s) == (defaults.memory_mb, defaults.max_call_s) == (2048, 300.0)
+    args = parser.parse_args(["player", "random", "--max-memory-mb", "512", "--max-call-s", "30"])
+    assert (args.max_memory_mb, args.max_call_s) == (512, 30.0)
 
 
 def test_iterations_and_seconds_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:

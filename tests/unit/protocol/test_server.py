@@ -297,7 +297,8 @@ async def test_plays_that_arrive_before_the_setup_finishes_keep_their_updates(
     assert status == 200
     assert parse_reply_move(text) in reference.legal_moves(state, reference.roles[0])
     host = client.app[PLAYER_HOST]
-    assert host._match is not None and host._match.state == state and host._match.steps == 2
+    seat = host._match.seat if host._match is not None else None
+    assert seat is not None and seat.state == state and seat.steps == 2
 
 
 async def test_a_start_with_an_absurd_clock_is_refused_and_leaves_the_player_available(
