@@ -91,6 +91,7 @@ class _Var:
 _T: TypeAlias = Any
 """An internal term: a constant (``str``), ``(name, arg...)`` (a ``tuple``) or a :class:`_Var`; ``Any``
 because the evaluation loops test ``type(t)`` directly, which is what keeps them fast."""
+_CHECK_EVERY = 20_000  # candidate answers tried between two looks at the clock
 _CANON: list[_Var] = [_Var(i) for i in range(64)]
 
 # Literal kinds of a compiled body.
@@ -194,6 +195,8 @@ def _to_internal(term: Term, names: dict[str, int]) -> _T:
     if isinstance(term, Var):
         index = names.setdefault(term.name, len(names))
         return _canon_var(index)
+    if not term.args:  # ``(f)`` is the constant ``f``, as in clingo and the other engines
+        return term.name
     return tuple([term.name, *(_to_internal(a, names) for a in term.args)])
 
 
@@ -377,9 +380,10 @@ class _Tables:
 class _Facts:
     """Ground facts (a state's fluents or a joint move) indexed by name and by name and first argument."""
 
-    __slots__ = ("by_name", "by_first")
+    __slots__ = ("all", "by_name", "by_first")
 
     def __init__(self, facts: Sequence[_T]) -> None:
+        self.all = list(facts)
         self.by_name: dict[str, list[_T]] = {}
         self.by_first: dict[tuple[str, _T], list[_T]] = {}
         for fact in facts:
@@ -389,6 +393,11 @@ class _Facts:
                 self.by_first.setdefault((fact[0], fact[1]), []).append(fact)
 
     def candidates(self, pattern: _T, env: list[_T | None]) -> list[_T]:
+        if type(pattern) is _Var:  # (true ?x)
+            value = env[pattern.i]
+            if value is None:
+                return self.all
+            pattern = value
         if type(pattern) is str:
             return self.by_name.get(pattern, [])
         if len(pattern) > 1:
@@ -414,8 +423,11 @@ class _Solver:
         self.pending: list[_Entry] = []
         self.low = sys.maxsize
         self.added = 0
+        self.steps = 0  # candidate answers tried: the measure of work the time limit is checked by
+        self.next_check = _CHECK_EVERY
         self.max_answers = machine.limits.max_atoms
-        self.deadline = time.monotonic() + machine.limits.seconds
+        self.started = time.monotonic()
+        self.deadline = self.started + machine.limits.seconds
 
     def ask(self, goal: _T, tier: int) -> list[_T]:
         """The ground answers of ``goal`` (a pattern with canonical variables)."""
@@ -501,8 +513,8 @@ class _Solver:
                 entry.seen.add(answer)
                 entry.answers.append(answer)
                 self.added += 1
-                if self.added % 4096 == 0:
-                    self._check_budget()
+                if self.added > self.max_answers:
+                    raise _Budget(f"more than {self.max_answers:,} answers")
                 return ground
             return False
         kind, pattern, tier, _ = body[i]
@@ -516,6 +528,11 @@ class _Solver:
             if self.does is None:
                 raise ReasonerError(f"{self.program.file}: does is asked outside a next query in {rule.text}")
             candidates = self.does.candidates(pattern, env)
+        self.steps += len(candidates)
+        if self.steps > self.next_check:
+            self.next_check = self.steps + _CHECK_EVERY
+            if time.monotonic() > self.deadline:
+                raise _Budget(f"{time.monotonic() - self.started:.1f} s")
         for candidate in candidates:
             bound = env.copy()
             if _match(pattern, candidate, bound) and self._body(rule, i + 1, bound, entry, ground):
@@ -537,11 +554,6 @@ class _Solver:
             )
         return bool(entry.answers)
 
-    def _check_budget(self) -> None:
-        if self.added > self.max_answers:
-            raise _Budget(f"more than {self.max_answers:,} answers")
-        if time.monotonic() > self.deadline:
-            raise _Budget("more than the time limit")
 
 
 class _Known:
