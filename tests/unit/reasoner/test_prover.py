@@ -159,5 +159,6 @@ def test_a_zero_argument_term_is_the_constant_as_in_clingo() -> None:
 
 
 def test_the_engine_registry_builds_the_prover() -> None:
-    machine = make_machine(parse_kif(TRICKY), "prover")
+    game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
+    machine = make_machine(game, "prover")
     assert isinstance(machine, ProverMachine)
