@@ -56,7 +56,6 @@ from ggp.gdl.terms import Const, Description, Distinct, Func, Literal, Not, Or, 
 from ggp.reasoner.machine import (
     GroundingLimits,
     JointMove,
-    Move,
     Role,
     State,
     StateInfo,
@@ -147,17 +146,20 @@ def _canon(t: _T, env: list[_T | None], seen: dict[int, _Var]) -> _T:
 def _match(p: _T, g: _T, env: list[_T | None]) -> bool:
     """Bind the variables of pattern ``p`` so that it equals the ground term ``g`` (mutates ``env``)."""
     tp = type(p)
+    same: bool
     if tp is str:
-        return p == g
+        same = p == g
+        return same
     if tp is _Var:
         current = env[p.i]
         if current is None:
             env[p.i] = g
             return True
-        return current == g
+        same = current == g
+        return same
     if type(g) is not tuple or len(g) != len(p) or g[0] != p[0]:
         return False
-    for a, b in zip(p[1:], g[1:]):
+    for a, b in zip(p[1:], g[1:]):  # noqa: SIM110 - a loop, not all(...): no generator on the hot path
         if not _match(a, b, env):
             return False
     return True
@@ -171,19 +173,22 @@ def _head_match(h: _T, c: _T, env: list[_T | None]) -> bool:
     if tc is _Var:
         return True
     th = type(h)
+    same: bool
     if th is _Var:
         if _is_ground(c):
             current = env[h.i]
             if current is None:
                 env[h.i] = c
                 return True
-            return current == c
+            same = current == c
+            return same
         return True
     if th is str:
-        return h == c
+        same = h == c
+        return same
     if tc is not tuple or len(c) != len(h) or c[0] != h[0]:
         return False
-    for a, b in zip(h[1:], c[1:]):
+    for a, b in zip(h[1:], c[1:]):  # noqa: SIM110 - as in _match
         if not _head_match(a, b, env):
             return False
     return True
@@ -232,7 +237,7 @@ def _vars_of(t: _T) -> set[int]:
 class _Entry:
     """One call's table: its ground answers (in the order found) and whether that list is final."""
 
-    __slots__ = ("answers", "seen", "complete", "depth", "call", "nvars")
+    __slots__ = ("answers", "call", "complete", "depth", "nvars", "seen")
 
     def __init__(self, call: _T) -> None:
         self.call = call
@@ -248,7 +253,7 @@ _Lit = tuple[int, _T, int, _T]
 
 
 class _Rule:
-    __slots__ = ("head", "body", "nvars", "text")
+    __slots__ = ("body", "head", "nvars", "text")
 
     def __init__(self, head: _T, body: tuple[_Lit, ...], nvars: int, text: str) -> None:
         self.head, self.body, self.nvars, self.text = head, body, nvars, text
@@ -380,7 +385,7 @@ class _Tables:
 class _Facts:
     """Ground facts (a state's fluents or a joint move) indexed by name and by name and first argument."""
 
-    __slots__ = ("all", "by_name", "by_first")
+    __slots__ = ("all", "by_first", "by_name")
 
     def __init__(self, facts: Sequence[_T]) -> None:
         self.all = list(facts)
@@ -559,7 +564,7 @@ class _Solver:
 class _Known:
     """What the machine remembers about a state: its indexed fluents, its tables and its answers."""
 
-    __slots__ = ("facts", "tables", "info")
+    __slots__ = ("facts", "info", "tables")
 
     def __init__(self, facts: _Facts) -> None:
         self.facts = facts

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from ggp.files import load_kif
+from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.machine import GroundingLimits, StateMachine
-from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.per_state import PerStateMachine
 from ggp.reasoner.prover import ProverMachine
 from ggp.reasoner.traces import load_trace, replay_trace
