@@ -23,7 +23,8 @@ How a query is answered:
   relations of ``true`` for the state (the last :data:`STATE_TABLES` states keep theirs), and relations
   of ``does`` for one ``next`` query.
 
-Each query is bounded by ``limits.max_atoms`` answers and ``limits.seconds`` of work
+Each query is bounded by ``limits.max_atoms`` answers and ``limits.seconds`` of work (and by
+:data:`_RECURSION_LIMIT` nested calls)
 (:class:`ReasonerError` beyond either), so a game whose queries explode fails with one line instead
 of hanging. The answers are the same as the other engines' (the differential tests check them): legal
 moves sorted by KIF text, ``goals`` raising :class:`ReasonerError` unless each role has exactly one
@@ -71,8 +72,9 @@ STATE_TABLES = 4
 """How many recent states keep the tables of their state-dependent relations."""
 
 _RECURSION_LIMIT = 100_000
-"""Python's recursion limit while a query runs: a recursion of depth d in the rules (a count chain, a
-list) nests a few Python calls per level; Python 3.11 runs them without growing the C stack."""
+"""Python's recursion limit, raised to this (never lowered) when a prover is built: a recursion of depth
+d in the rules (a count chain, a list) nests a few Python calls per level, and Python 3.11 runs
+Python-to-Python calls without growing the C stack."""
 
 
 class _Var:
@@ -594,6 +596,10 @@ class ProverMachine(StateInfoQueries):
         self._role_values = tuple(_ground_internal(role) for role in self._roles)
         self._value_index = {value: i for i, value in enumerate(self._role_values)}
         self.program = _Program(description)
+        if sys.getrecursionlimit() < _RECURSION_LIMIT:
+            # Raised once and never lowered again: restoring it after each query would race with a
+            # query of another thread that is deep in its recursion.
+            sys.setrecursionlimit(_RECURSION_LIMIT)
         self.static_tables = _Tables()
         self._known: OrderedDict[State, _Known] = OrderedDict()
         self._with_tables: OrderedDict[State, _Known] = OrderedDict()
@@ -636,9 +642,6 @@ class ProverMachine(StateInfoQueries):
 
     def _ask(self, state: State | None, does: Sequence[_T] | None, goals: Sequence[_T]) -> list[list[_T]]:
         """The answers of each goal in ``state`` (and with the joint move ``does``)."""
-        limit = sys.getrecursionlimit()
-        if limit < _RECURSION_LIMIT:
-            sys.setrecursionlimit(_RECURSION_LIMIT)
         try:
             if state is None:
                 solver = _Solver(self, _Facts([]), _Tables(), None, None)
@@ -656,12 +659,14 @@ class ProverMachine(StateInfoQueries):
                 f"{self.description.file}: the prover stopped a query after {exc} "
                 f"(limits: {self.limits.max_atoms:,} answers, {self.limits.seconds:g} s)"
             ) from None
+        except RecursionError:
+            self._forget_partial(state)
+            raise ReasonerError(
+                f"{self.description.file}: the prover's recursion went deeper than {sys.getrecursionlimit():,} calls"
+            ) from None
         except BaseException:
             self._forget_partial(state)
             raise
-        finally:
-            if limit < _RECURSION_LIMIT:
-                sys.setrecursionlimit(limit)
 
     def _static_answers(self) -> int:
         return sum(len(entry.answers) for entry in self.static_tables.entries.values())
