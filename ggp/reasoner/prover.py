@@ -472,7 +472,11 @@ class _Solver:
                 if _head_match(rule.head, call, env) and self._body(rule, 0, env, entry, ground):
                     break
             if ground and entry.answers:
-                self.low = sys.maxsize  # a ground call with its answer is final whatever it consumed
+                # A ground call with its answer is final whatever it consumed. The calls of its cycle
+                # that consumed it while it had no answer yet are not: they stay incomplete (evaluated
+                # again when next asked), never marked complete by a leader further down.
+                del self.pending[pending_mark:]
+                self.low = sys.maxsize
                 break
             if self.low != depth or self.added == before:
                 break

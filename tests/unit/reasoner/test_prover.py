@@ -162,3 +162,21 @@ def test_the_engine_registry_builds_the_prover() -> None:
     game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
     machine = make_machine(game, "prover")
     assert isinstance(machine, ProverMachine)
+
+
+GROUPS = """(role a) (init (stone 1)) (init (stone 2)) (init (free 3))
+(adjacent 1 2) (adjacent 2 1) (adjacent 2 3) (adjacent 3 2)
+(<= (liberty ?x) (true (stone ?x)) (adjacent ?x ?y) (liberty ?y))
+(<= (liberty ?x) (true (stone ?x)) (adjacent ?x ?y) (true (free ?y)))
+(<= (legal a wait) (liberty 2)) (<= (next (stone ?x)) (true (stone ?x)))
+(<= terminal (true (stone 1)) (not (liberty 1))) (goal a 0)"""
+
+
+def test_a_cycle_member_that_met_a_ground_call_before_its_answer_is_evaluated_again() -> None:
+    # legal asks liberty 2, which asks liberty 1, which asks liberty 2 (no answer yet) and fails; then
+    # liberty 2 finds the free point 3. liberty 1 must not be left final without its answer.
+    machine = ProverMachine(parse_kif(GROUPS))
+    state = machine.initial_state()
+    assert [str(m) for m in machine.legal_moves(state, parse_term("a"))] == ["wait"]
+    assert not machine.is_terminal(state)
+    assert_agree(parse_kif(GROUPS), playouts=1, seed=0, max_steps=2)
