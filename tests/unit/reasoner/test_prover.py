@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.gdl.terms import Description
+from ggp.reasoner import auto
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import GroundingLimits, State
@@ -180,3 +182,18 @@ def test_a_cycle_member_that_met_a_ground_call_before_its_answer_is_evaluated_ag
     assert [str(m) for m in machine.legal_moves(state, parse_term("a"))] == ["wait"]
     assert not machine.is_terminal(state)
     assert_agree(parse_kif(GROUPS), playouts=1, seed=0, max_steps=2)
+
+
+def test_auto_falls_back_to_the_prover_when_grounding_and_the_per_state_engine_fail(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # isList has no finite extension: neither the ground-once nor the per-state child can ground it.
+    monkeypatch.setattr(auto, "_FAILED", {})
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner"):
+        machine = auto.choose_machine(parse_kif(LISTS, "lists.kif"), GroundingLimits(seconds=1.5, memory_mb=1024),
+                                      budget_seconds=1.0)
+    assert isinstance(machine, ProverMachine)
+    assert "the per-state engine cannot play this game" in caplog.text
+    assert "reasoner engine prover" in caplog.text
+    assert machine.limits.seconds == 1.5  # the probe's own per-query limit is not kept
+    assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["(drop x)", "(drop y)"]
