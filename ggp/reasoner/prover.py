@@ -111,7 +111,10 @@ def _is_ground(t: _T) -> bool:
         return True
     if type(t) is _Var:
         return False
-    return all(_is_ground(a) for a in t[1:])
+    for a in t:  # noqa: SIM110 - a loop, not all(...): no generator on the hot path
+        if type(a) is not str and not _is_ground(a):
+            return False
+    return True
 
 
 def _subst(t: _T, env: list[_T | None]) -> _T | None:
@@ -120,12 +123,13 @@ def _subst(t: _T, env: list[_T | None]) -> _T | None:
         return t
     if type(t) is _Var:
         return env[t.i]
-    out = [t[0]]
-    for a in t[1:]:
-        v = _subst(a, env)
-        if v is None:
-            return None
-        out.append(v)
+    out = []
+    for a in t:
+        if type(a) is not str:
+            a = env[a.i] if type(a) is _Var else _subst(a, env)
+            if a is None:
+                return None
+        out.append(a)
     return tuple(out)
 
 
@@ -142,11 +146,25 @@ def _canon(t: _T, env: list[_T | None], seen: dict[int, _Var]) -> _T:
         if var is None:
             var = seen[t.i] = _canon_var(len(seen))
         return var
-    return tuple([t[0], *(_canon(a, env, seen) for a in t[1:])])
+    out = []
+    for a in t:
+        ta = type(a)
+        if ta is _Var:
+            value = env[a.i]
+            if value is None:
+                value = seen.get(a.i)
+                if value is None:
+                    value = seen[a.i] = _canon_var(len(seen))
+            a = value
+        elif ta is tuple:
+            a = _canon(a, env, seen)
+        out.append(a)
+    return tuple(out)
 
 
 def _match(p: _T, g: _T, env: list[_T | None]) -> bool:
-    """Bind the variables of pattern ``p`` so that it equals the ground term ``g`` (mutates ``env``)."""
+    """Bind the variables of pattern ``p`` so that it equals the ground term ``g`` (mutates ``env``).
+    The first level of arguments is handled inline: most patterns are flat."""
     tp = type(p)
     same: bool
     if tp is str:
@@ -159,10 +177,20 @@ def _match(p: _T, g: _T, env: list[_T | None]) -> bool:
             return True
         same = current == g
         return same
-    if type(g) is not tuple or len(g) != len(p) or g[0] != p[0]:
+    if type(g) is not tuple or len(g) != len(p):
         return False
-    for a, b in zip(p[1:], g[1:]):  # noqa: SIM110 - a loop, not all(...): no generator on the hot path
-        if not _match(a, b, env):
+    for a, b in zip(p, g):  # the name at index 0 is a str, compared like any constant
+        ta = type(a)
+        if ta is str:
+            if a != b:
+                return False
+        elif ta is _Var:
+            current = env[a.i]
+            if current is None:
+                env[a.i] = b
+            elif current != b:
+                return False
+        elif not _match(a, b, env):
             return False
     return True
 
