@@ -13,8 +13,10 @@ When grounding once fails, the prover is probed first (a short seeded playout in
 by its own limits). If it passes, the per-state reasoner gets :data:`PER_STATE_PROBE_SECONDS` to compute
 its static relations *and* play the same kind of short playout in a child process (killed on time, so a
 per-state query that explodes costs that budget, not a hang); the parent then builds it from the static
-facts the child returns. If the per-state reasoner fails or is too slow, the probed prover plays. The
-choice is logged at INFO and the reason for each fallback at WARNING, once per game and process.
+facts the child returns. If the per-state reasoner fails or is too slow, the probed prover plays. A
+game whose grounding or per-state probe failed earlier in this process (with at least the same
+budget) skips that attempt, so an arena pays for them once. The choice is logged at INFO and the
+reason for each fallback at WARNING.
 
 >>> from ggp.gdl.parser import parse_kif
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
@@ -64,6 +66,10 @@ _FAILED: dict[Description, GroundingLimits] = {}
 matches of one game: only the first pays for the attempt)."""
 _FAILED_SIZE = 64
 
+_PER_STATE_FAILED: dict[Description, float] = {}
+"""Games whose per-state probe failed in this process, with the seconds it had (a later choice for the
+game goes from the failed grounding straight to the prover)."""
+
 
 def auto_limits(limits: GroundingLimits | None, seconds: float = GROUND_ONCE_SECONDS) -> GroundingLimits:
     """The limits of the ground-once attempt: the caller's, capped by the auto budget."""
@@ -112,7 +118,16 @@ def choose_machine(
             budget = caller.seconds  # nothing to fall back to: the caller's full limits
         else:
             budget = min(caller.seconds, PER_STATE_PROBE_SECONDS)
-        return _probed_per_state(game, caller, budget)
+        failed_budget = _PER_STATE_FAILED.get(game)
+        if failed_budget is not None and failed_budget >= budget:
+            raise ReasonerError(f"{game.file}: its probe failed earlier in this process with at least {budget:g} s")
+        try:
+            return _probed_per_state(game, caller, budget)
+        except ReasonerError:
+            if len(_PER_STATE_FAILED) >= _FAILED_SIZE:
+                _PER_STATE_FAILED.clear()
+            _PER_STATE_FAILED[game] = budget
+            raise
 
     candidates.append(("per-state", per_state))
     candidates.append(("prover", prover))

@@ -189,11 +189,16 @@ def test_auto_falls_back_to_the_prover_when_grounding_and_the_per_state_engine_f
 ) -> None:
     # isList has no finite extension: neither the ground-once nor the per-state child can ground it.
     monkeypatch.setattr(auto, "_FAILED", {})
+    monkeypatch.setattr(auto, "_PER_STATE_FAILED", {})
+    limits = GroundingLimits(seconds=1.5, memory_mb=1024)
     with caplog.at_level(logging.INFO, logger="ggp.reasoner"):
-        machine = auto.choose_machine(parse_kif(LISTS, "lists.kif"), GroundingLimits(seconds=1.5, memory_mb=1024),
-                                      budget_seconds=1.0)
+        machine = auto.choose_machine(parse_kif(LISTS, "lists.kif"), limits, budget_seconds=1.0)
     assert isinstance(machine, ProverMachine)
     assert "the per-state engine cannot play this game" in caplog.text
     assert "reasoner engine prover" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner"):  # a second match of the game: no children
+        assert isinstance(auto.choose_machine(parse_kif(LISTS, "lists.kif"), limits, budget_seconds=1.0), ProverMachine)
+    assert "failed earlier in this process" in caplog.text and "probe failed earlier" in caplog.text
     assert machine.limits.seconds == 1.5  # the probe's own per-query limit is not kept
     assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["(drop x)", "(drop y)"]
