@@ -269,9 +269,9 @@ class _Entry:
 
     __slots__ = ("answers", "call", "complete", "depth", "nvars", "seen")
 
-    def __init__(self, call: _T) -> None:
+    def __init__(self, call: _T, nvars: int) -> None:
         self.call = call
-        self.nvars = len(_vars_of(call))
+        self.nvars = nvars  # the call's variables are the canonical 0 .. nvars - 1
         self.answers: list[_T] = []
         self.seen: set[_T] = set()
         self.complete = False
@@ -466,12 +466,12 @@ class _Solver:
 
     def ask(self, goal: _T, tier: int) -> list[_T]:
         """The ground answers of ``goal`` (a pattern with canonical variables)."""
-        entry = self.solve(goal, tier)
+        entry = self.solve(goal, tier, len(_vars_of(goal)))
         if not entry.complete:  # pragma: no cover - a top-level call has nothing below it
             raise AssertionError("a top-level call did not complete")
         return entry.answers
 
-    def solve(self, call: _T, tier: int) -> _Entry:
+    def solve(self, call: _T, tier: int, nvars: int) -> _Entry:
         tables = self.tables[tier]
         if tables is None:
             raise ReasonerError(f"{self.program.file}: {call} depends on does outside a next query")
@@ -484,7 +484,7 @@ class _Solver:
                     self.low = entry.depth
                 return entry
         else:
-            entry = tables.entries[call] = _Entry(call)
+            entry = tables.entries[call] = _Entry(call, nvars)
         depth = len(self.stack)
         self.stack.append(entry)
         entry.depth = depth
@@ -559,7 +559,7 @@ class _Solver:
         kind, pattern, tier, _ = body[i]
         if kind == _CALL:
             seen: dict[int, _Var] = {}
-            sub_entry = self.solve(_canon(pattern, env, seen), tier)
+            sub_entry = self.solve(_canon(pattern, env, seen), tier, len(seen))
             candidates = sub_entry.answers if sub_entry.complete else list(sub_entry.answers)
         elif kind == _TRUE:
             candidates = self.state.candidates(pattern, env)
@@ -586,7 +586,7 @@ class _Solver:
                 raise ReasonerError(f"{self.program.file}: does is asked outside a next query in {rule.text}")
             return any(fact == atom for fact in self.does.candidates(atom, []))
         relation = _relation(atom)
-        entry = self.solve(atom, self.program.tier.get(relation, _STATIC))
+        entry = self.solve(atom, self.program.tier.get(relation, _STATIC), 0)
         if not entry.complete:
             raise ReasonerError(
                 f"{self.program.file}: {_to_term(atom)} depends on its own negation (in {rule.text})"
