@@ -65,7 +65,7 @@ from ggp.reasoner.machine import (
 
 log = logging.getLogger(__name__)
 
-STATIC_TABLE_ANSWERS = 2_000_000
+STATIC_TABLE_ANSWERS = 500_000
 """Answers kept in the game-long tables of the static relations before they are started afresh."""
 
 STATE_TABLES = 4
