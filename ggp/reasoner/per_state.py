@@ -91,7 +91,8 @@ class PerStateMachine:
         self._lock = threading.RLock()
         self.query_count = 0
         self.setup_seconds = time.perf_counter() - started
-        log.info("%s: per-state reasoner ready in %.2f s", description.file, self.setup_seconds)
+        log.info("%s: per-state reasoner ready in %.2f s%s", description.file, self.setup_seconds,
+                 " (static facts computed before)" if program is not None else "")
 
     @classmethod
     def from_kif(cls, text: str, file: str = "<string>", limits: GroundingLimits | None = None) -> PerStateMachine:
