@@ -57,7 +57,7 @@ PROBE_STEPS = 4
 PROVER_PROBE_SECONDS = 10.0
 """Time limit of each prover query during its probe."""
 
-PER_STATE_PROBE_SECONDS = 20.0
+PER_STATE_PROBE_SECONDS = 10.0
 """Budget of the per-state reasoner's child (static relations plus probe playout) when the prover passed
 its probe; without a working prover it gets the caller's full limits instead."""
 

@@ -57,7 +57,7 @@ per-state reasoner for them, so that is the engine replayed here (in well under 
 PROVER_GAMES: frozenset[str] = frozenset({"gt_two_thirds_4p", "laikLee_hex", "merrills", "mummymaze1p"})
 """Games that neither grounding once nor the per-state reasoner can play (a static relation too large or
 infinite, a relation that explodes bottom-up); the ``auto`` engine falls back to the top-down prover for
-them (after about 30 s of failed attempts), so that is the engine replayed here (in about a second each);
+them (after about 20 s of failed attempts), so that is the engine replayed here (in about a second each);
 test_auto_falls_back_to_the_prover_on_the_games_only_it_plays checks the fallback with GGP_FULL_TRACES=1."""
 
 
@@ -87,7 +87,7 @@ def test_the_reasoner_agrees_with_the_reference_trace(key: str) -> None:
 @pytest.mark.parametrize("key", sorted(PROVER_GAMES))
 def test_auto_falls_back_to_the_prover_on_the_games_only_it_plays(key: str) -> None:
     if not FULL:
-        pytest.skip("about 30 s of failed grounding per game: run with GGP_FULL_TRACES=1")
+        pytest.skip("about 20 s of failed attempts per game: run with GGP_FULL_TRACES=1")
     if not (TRACES / f"{key}.json").is_file():
         pytest.skip("../shared is not present")
     machine = choose_machine(load_kif(CORPUS / f"{key}.kif"))
