@@ -57,10 +57,12 @@ from ggp.gdl.terms import Const, Description, Distinct, Func, Literal, Not, Or, 
 from ggp.reasoner.machine import (
     GroundingLimits,
     JointMove,
+    Move,
     Role,
     State,
     StateInfo,
-    StateInfoQueries,
+    goals_from_values,
+    joint_moves_product,
 )
 
 log = logging.getLogger(__name__)
@@ -598,15 +600,19 @@ class _Solver:
 class _Known:
     """What the machine remembers about a state: its indexed fluents, its tables and its answers."""
 
-    __slots__ = ("facts", "info", "tables")
+    __slots__ = ("facts", "goal_values", "legal", "tables", "terminal")
 
     def __init__(self, facts: _Facts) -> None:
         self.facts = facts
         self.tables: _Tables | None = None
-        self.info: StateInfo | None = None
+        # Each answer is computed when first asked: a player asks legal moves and the terminal flag of
+        # many states and goals only of terminal ones, and a goal can cost more than both (a count).
+        self.legal: tuple[tuple[Move, ...], ...] | None = None
+        self.terminal: bool | None = None
+        self.goal_values: tuple[tuple[Term, ...], ...] | None = None
 
 
-class ProverMachine(StateInfoQueries):
+class ProverMachine:
     """A :class:`~ggp.reasoner.machine.StateMachine` that answers queries by tabled top-down resolution.
 
     Nothing is grounded at start-up (it takes milliseconds on every game); ``limits.max_atoms`` bounds
@@ -723,29 +729,57 @@ class ProverMachine(StateInfoQueries):
             (answers,) = self._ask(None, None, [("init", _CANON[0])])
             return State(frozenset(self._term(answer[1]) for answer in answers))
 
-    def state_info(self, state: State) -> StateInfo:
-        """Legal moves, terminal and goal values of ``state`` (cached per state)."""
+    def _by_role(self, rows: list[_T]) -> tuple[tuple[Term, ...], ...]:
+        """``(relation role value)`` answers as each role's values, sorted by KIF text."""
+        out: list[list[Term]] = [[] for _ in self._roles]
+        for row in rows:
+            index = self._value_index.get(row[1])
+            if index is not None:
+                out[index].append(self._term(row[2]))
+        return tuple(tuple(sorted(values, key=str)) for values in out)
+
+    def _legal(self, state: State) -> tuple[tuple[Move, ...], ...]:
         with self._lock:
             known = self._lookup(state)
-            if known.info is None:
-                legal_rows, terminal_rows, goal_rows = self._ask(
-                    state, None, [("legal", _CANON[0], _CANON[1]), "terminal", ("goal", _CANON[0], _CANON[1])]
-                )
-                legal: list[list[Term]] = [[] for _ in self._roles]
-                goals: list[list[Term]] = [[] for _ in self._roles]
-                for rows, out in ((legal_rows, legal), (goal_rows, goals)):
-                    for row in rows:
-                        index = self._value_index.get(row[1])
-                        if index is not None:
-                            out[index].append(self._term(row[2]))
-                known.info = StateInfo(
-                    tuple(tuple(sorted(moves, key=str)) for moves in legal),
-                    bool(terminal_rows),
-                    tuple(tuple(sorted(values, key=str)) for values in goals),
-                )
-            return known.info
+            if known.legal is None:
+                (rows,) = self._ask(state, None, [("legal", _CANON[0], _CANON[1])])
+                known.legal = self._by_role(rows)
+            return known.legal
 
-    _info = state_info  # the StateInfoQueries hook
+    def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
+        try:
+            index = self._role_index[role]
+        except KeyError:
+            raise ValueError(f"unknown role {str(role)!r}") from None
+        return self._legal(state)[index]
+
+    def legal_joint_moves(self, state: State) -> list[JointMove]:
+        return joint_moves_product(self._legal(state))
+
+    def is_terminal(self, state: State) -> bool:
+        with self._lock:
+            known = self._lookup(state)
+            if known.terminal is None:
+                (rows,) = self._ask(state, None, ["terminal"])
+                known.terminal = bool(rows)
+            return known.terminal
+
+    def goal_values(self, state: State) -> tuple[tuple[Term, ...], ...]:
+        """Every goal value derived for each role (normally exactly one), sorted by KIF text."""
+        with self._lock:
+            known = self._lookup(state)
+            if known.goal_values is None:
+                (rows,) = self._ask(state, None, [("goal", _CANON[0], _CANON[1])])
+                known.goal_values = self._by_role(rows)
+            return known.goal_values
+
+    def goals(self, state: State) -> tuple[int, ...]:
+        """Each role's goal; raises ReasonerError unless every role has exactly one integer goal."""
+        return goals_from_values(self.description.file, self._roles, self.goal_values(state), state)
+
+    def state_info(self, state: State) -> StateInfo:
+        """Legal moves, terminal and goal values of ``state`` (each cached per state)."""
+        return StateInfo(self._legal(state), self.is_terminal(state), self.goal_values(state))
 
     def next_state(self, state: State, joint_move: JointMove) -> State:
         return self.next_state_and_percepts(state, joint_move)[0]
@@ -756,7 +790,7 @@ class ProverMachine(StateInfoQueries):
             raise IllegalMoveError(
                 f"a joint move needs {len(self._roles)} moves (one per role), got {len(joint_move)}"
             )
-        legal = self.state_info(state).legal
+        legal = self._legal(state)
         does: list[_T] = []
         for i, (role, move) in enumerate(zip(self._roles, joint_move)):
             if move not in legal[i]:
