@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -202,3 +204,18 @@ def test_auto_falls_back_to_the_prover_when_grounding_and_the_per_state_engine_f
     assert "failed earlier in this process" in caplog.text and "probe failed earlier" in caplog.text
     assert machine.limits.seconds == 1.5  # the probe's own per-query limit is not kept
     assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["(drop x)", "(drop y)"]
+
+
+def test_a_recursion_deeper_than_python_allows_is_one_reasoner_error_line() -> None:
+    chain = " ".join(f"(succ {i} {i + 1})" for i in range(400))
+    game = parse_kif(f"""(role a) (init s) {chain} (reach 0) (<= (reach ?x) (succ ?y ?x) (reach ?y))
+        (<= (legal a go) (true s) (reach 400)) (<= terminal (true t)) (goal a 1)""", "chain.kif")
+    machine = ProverMachine(game)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 200)  # far less than 400 levels of rules need
+    try:
+        with pytest.raises(ReasonerError, match=r"^chain\.kif: the prover's recursion went deeper than"):
+            machine.legal_moves(machine.initial_state(), parse_term("a"))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["go"]
