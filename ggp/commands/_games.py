@@ -33,7 +33,7 @@ DEFAULT_ENGINE = "auto"
 """Every command that reasons defaults to ``auto`` (ggp.reasoner.auto: ground once when that fits its
 budget, else reason per state; the choice is logged at INFO)."""
 ENGINE_HELP = ("reasoner engine: auto (the default: ground once with clingo when that fits 10 s and 2M atoms, else "
-               "per-state), clingo, circuit, naive or per-state")
+               "per-state, else the top-down prover), clingo, circuit, naive, per-state or prover")
 FORMATS_HELP = "a game: FILE.kif, FILE.sbg, a Sokoban level FILE.sok/.xsb/.txt[#K], or a name in kif/ (e.g. ticTacToe)"
 
 

@@ -1,10 +1,22 @@
-"""choose_machine: ground the game once when that fits a budget, else evaluate per state.
+"""choose_machine: ground the game once when that fits a budget, else evaluate per state, else prove top-down.
 
 Grounding once (:class:`~ggp.reasoner.clingo_machine.ClingoStateMachine`) gives the fastest queries
-but its domain analysis can explode on games with wide fluents; the per-state reasoner
-(:class:`~ggp.reasoner.per_state.PerStateMachine`) starts in under a second on every game we know and
-is the fallback. The choice is logged at INFO (and the reason for a fallback at WARNING), so a match
-log always says which mode played.
+but its domain analysis can explode on games with wide fluents. The per-state reasoner
+(:class:`~ggp.reasoner.per_state.PerStateMachine`) grounds only the static relations and evaluates the
+rest bottom-up per state: fast on wide fluents, but a game whose static relations are huge
+(mummymaze1p), infinite (laikLee_hex's lists) or whose per-state relations explode bottom-up (merrills'
+count accumulator) defeats it too. The prover (:class:`~ggp.reasoner.prover.ProverMachine`) evaluates
+top-down and only what a query needs: it starts at once and plays every corpus game, but a step costs
+about 10x the per-state reasoner's, so it comes last.
+
+When grounding once fails, the prover is probed first (a short seeded playout in this process, bounded
+by its own limits). If it passes, the per-state reasoner gets :data:`PER_STATE_PROBE_SECONDS` to compute
+its static relations *and* play the same kind of short playout in a child process (killed on time, so a
+per-state query that explodes costs that budget, not a hang); the parent then builds it from the static
+facts the child returns. If the per-state reasoner fails or is too slow, the probed prover plays. A
+game whose grounding or per-state probe failed earlier in this process (with at least the same
+budget) skips that attempt, so an arena pays for them once. The choice is logged at INFO and the
+reason for each fallback at WARNING.
 
 >>> from ggp.gdl.parser import parse_kif
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
@@ -17,13 +29,18 @@ log always says which mode played.
 from __future__ import annotations
 
 import logging
+import random
 from dataclasses import replace
 
-from ggp.errors import ReasonerError
+from ggp.errors import GgpError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.clingo_machine import cached_clingo_machine
+from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
 from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.per_state import PerStateMachine
+from ggp.reasoner.prover import ProverMachine
+from ggp.reasoner.relations import Facts, static_model
+from ggp.reasoner.rulecode import program_from_static, split_rules
 from ggp.reasoner.wrappers import Builder, first_that_builds
 
 log = logging.getLogger(__name__)
@@ -34,10 +51,24 @@ GROUND_ONCE_SECONDS = 10.0
 GROUND_ONCE_ATOMS = 2_000_000
 """Default ground-atom budget for the ground-once attempt."""
 
+PROBE_STEPS = 4
+"""Joint moves of the seeded random playout that probes the prover and the per-state reasoner."""
+
+PROVER_PROBE_SECONDS = 10.0
+"""Time limit of each prover query during its probe."""
+
+PER_STATE_PROBE_SECONDS = 10.0
+"""Budget of the per-state reasoner's child (static relations plus probe playout) when the prover passed
+its probe; without a working prover it gets the caller's full limits instead."""
+
 _FAILED: dict[Description, GroundingLimits] = {}
 """Games whose ground-once attempt failed in this process, with the limits it had (an arena plays many
 matches of one game: only the first pays for the attempt)."""
 _FAILED_SIZE = 64
+
+_PER_STATE_FAILED: dict[Description, float] = {}
+"""Games whose per-state probe failed in this process, with the seconds it had (a later choice for the
+game goes from the failed grounding straight to the prover)."""
 
 
 def auto_limits(limits: GroundingLimits | None, seconds: float = GROUND_ONCE_SECONDS) -> GroundingLimits:
@@ -50,14 +81,15 @@ def auto_limits(limits: GroundingLimits | None, seconds: float = GROUND_ONCE_SEC
 def choose_machine(
     description: Description, limits: GroundingLimits | None = None, *, budget_seconds: float = GROUND_ONCE_SECONDS
 ) -> StateMachine:
-    """A (cached) ClingoStateMachine if the game grounds within the budget, else a PerStateMachine.
+    """A (cached) ClingoStateMachine if the game grounds within the budget, else a PerStateMachine, else a
+    ProverMachine (see the module notes for how the last two are probed).
 
     ``limits`` bounds the ground-once attempt, capped at ``budget_seconds`` per grounding phase and
     :data:`GROUND_ONCE_ATOMS` atoms; with ``isolate`` (the default) the attempt runs in a child process
     so a grounding that explodes is killed on time (the budget is what a game too wide to ground costs
     at start-up). A game that failed with at least these limits earlier in this process goes straight
-    to the per-state reasoner. Raises :class:`ReasonerError` only when the per-state reasoner fails too
-    (for example an unsafe rule).
+    to the per-state reasoner. With ``isolate`` false no child process is started: the per-state
+    reasoner is then built without a probe. Raises :class:`ReasonerError` only when the prover fails too.
     """
     attempt = auto_limits(limits, budget_seconds)
     candidates: list[tuple[str, Builder]] = []
@@ -66,9 +98,87 @@ def choose_machine(
         log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
     else:
         candidates.append(("ground-once (clingo)", lambda game: _ground_once(game, attempt)))
-    # The per-state reasoner grounds only the static relations, under the caller's (uncapped) limits.
-    candidates.append(("per-state", lambda game: PerStateMachine(game, limits or GroundingLimits())))
+    probed: list[ProverMachine | ReasonerError] = []
+
+    def prover(game: Description) -> ProverMachine:
+        if not probed:
+            probed.append(_probed_prover(game, limits or GroundingLimits()))
+        result = probed[0]
+        if isinstance(result, ReasonerError):
+            raise result
+        return result
+
+    def per_state(game: Description) -> StateMachine:
+        caller = limits or GroundingLimits()
+        if not caller.isolate:  # no child processes: the per-state reasoner as it is
+            return PerStateMachine(game, caller)
+        try:
+            prover(game)
+        except ReasonerError:
+            budget = caller.seconds  # nothing to fall back to: the caller's full limits
+        else:
+            budget = min(caller.seconds, PER_STATE_PROBE_SECONDS)
+        failed_budget = _PER_STATE_FAILED.get(game)
+        if failed_budget is not None and failed_budget >= budget:
+            raise ReasonerError(f"{game.file}: its probe failed earlier in this process with at least {budget:g} s")
+        try:
+            return _probed_per_state(game, caller, budget)
+        except ReasonerError:
+            if len(_PER_STATE_FAILED) >= _FAILED_SIZE:
+                _PER_STATE_FAILED.clear()
+            _PER_STATE_FAILED[game] = budget
+            raise
+
+    candidates.append(("per-state", per_state))
+    candidates.append(("prover", prover))
     return first_that_builds(description, candidates)
+
+
+def _probe_playout(machine: StateMachine, steps: int = PROBE_STEPS) -> None:
+    """A short seeded random playout: what every probe runs (its queries are what a player asks first)."""
+    rng = random.Random(0)
+    state = machine.initial_state()
+    for _ in range(steps):
+        if machine.is_terminal(state):
+            machine.goals(state)
+            return
+        legal = [machine.legal_moves(state, role) for role in machine.roles]
+        if not all(legal):
+            return
+        # One move per role, not a choice among joint moves: 4 roles of 101 moves are 10^8 joint moves.
+        state = machine.next_state(state, tuple(rng.choice(moves) for moves in legal))
+
+
+def _probed_prover(description: Description, limits: GroundingLimits) -> ProverMachine | ReasonerError:
+    """The prover after a probe playout under :data:`PROVER_PROBE_SECONDS` per query (its tables stay
+    warm), or the error that stopped it."""
+    machine = ProverMachine(description, replace(limits, seconds=min(limits.seconds, PROVER_PROBE_SECONDS)))
+    try:
+        _probe_playout(machine)
+    except GgpError as exc:
+        return ReasonerError(f"{description.file}: the prover failed its probe playout: {exc}")
+    machine.limits = limits
+    return machine
+
+
+def _probed_per_state(description: Description, limits: GroundingLimits, seconds: float) -> PerStateMachine:
+    """The per-state reasoner, built from the static facts of a child that also played a probe playout
+    within ``seconds``; ReasonerError when the child fails or runs out of time."""
+    try:
+        static: Facts = run_isolated(
+            _per_state_probe, (description, limits.max_atoms), seconds=seconds, memory_mb=limits.memory_mb
+        )
+    except IsolationError as exc:
+        raise grounding_error(description.file, "per-state probe", exc, seconds, limits.memory_mb) from None
+    return PerStateMachine(description, limits, program=program_from_static(description, static))
+
+
+def _per_state_probe(description: Description, max_atoms: int) -> Facts:
+    """In the child: the static facts, once a per-state reasoner built on them has played the probe."""
+    static_rules, _, _ = split_rules(description)
+    static = static_model(static_rules, description.file, max_atoms)
+    _probe_playout(PerStateMachine(description, program=program_from_static(description, static)))
+    return static
 
 
 def _ground_once(description: Description, attempt: GroundingLimits) -> StateMachine:

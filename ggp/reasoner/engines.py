@@ -10,6 +10,8 @@ compiled circuit and vice versa. A factory is called as ``factory(description, l
   ``circuit:c``, ``circuit:interpreter`` and ``circuit:numpy`` pick how the circuit is evaluated.
 - ``per-state``: :class:`~ggp.reasoner.per_state.PerStateMachine`, compiled rules evaluated per state
   (for games whose fluent domain is too large to ground once; see ``ggp.reasoner.auto``).
+- ``prover``: :class:`~ggp.reasoner.prover.ProverMachine`, tabled top-down resolution per query (for
+  games whose relations are too large to enumerate bottom-up: lists, accumulators, huge static tables).
 - ``auto``: :func:`~ggp.reasoner.auto.choose_machine`, clingo when the game grounds within a budget,
   else the per-state machine (the manager's default).
 
@@ -38,6 +40,7 @@ ENGINES: dict[str, str] = {
     "naive": "ggp.reasoner.naive:NaiveStateMachine",
     "circuit": "ggp.reasoner.circuit:make_fast_machine",  # falls back to clingo over the node limit
     "per-state": "ggp.reasoner.per_state:PerStateMachine",
+    "prover": "ggp.reasoner.prover:ProverMachine",  # top-down, tabled: grounds nothing
     "auto": "ggp.reasoner.auto:choose_machine",  # ground once within a budget, else per-state
 }
 """Engine name -> ``"module:factory"``; add an entry to register an engine."""

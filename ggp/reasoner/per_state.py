@@ -61,11 +61,14 @@ class PerStateMachine:
     runs in this process, which is faster to start. Queries are serialised by a lock,
     like ClingoStateMachine's. Raises :class:`ReasonerError` for a game without roles, unsafe or
     unstratified rules, and :class:`IllegalMoveError` for an illegal joint move. The description is
-    not validated here; :func:`ggp.reasoner.engines.make_machine` validates.
+    not validated here; :func:`ggp.reasoner.engines.make_machine` validates. ``program`` is a compiled
+    program to use instead of compiling one (what :func:`~ggp.reasoner.auto.choose_machine` built from
+    the static facts its probe computed).
     """
 
     def __init__(
-        self, description: Description, limits: GroundingLimits | None = None, *, cache_size: int = 4096
+        self, description: Description, limits: GroundingLimits | None = None, *, cache_size: int = 4096,
+        program: RuleProgram | None = None,
     ) -> None:
         self.description = description
         isolate = limits is not None and limits.isolate
@@ -74,7 +77,7 @@ class PerStateMachine:
         if not self._roles:
             raise ReasonerError(f"{description.file}: the game defines no role")
         started = time.perf_counter()
-        self.program: RuleProgram = compile_rules(
+        self.program: RuleProgram = program or compile_rules(
             description, self.limits.max_atoms,
             seconds=self.limits.seconds if isolate else None, memory_mb=self.limits.memory_mb,
         )
@@ -88,7 +91,8 @@ class PerStateMachine:
         self._lock = threading.RLock()
         self.query_count = 0
         self.setup_seconds = time.perf_counter() - started
-        log.info("%s: per-state reasoner ready in %.2f s", description.file, self.setup_seconds)
+        log.info("%s: per-state reasoner ready in %.2f s%s", description.file, self.setup_seconds,
+                 " (static facts computed before)" if program is not None else "")
 
     @classmethod
     def from_kif(cls, text: str, file: str = "<string>", limits: GroundingLimits | None = None) -> PerStateMachine:

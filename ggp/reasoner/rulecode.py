@@ -533,14 +533,27 @@ def compile_rules(
     as long as clingo needs). Raises :class:`ReasonerError` when the static part exceeds a limit, a
     rule is unsafe, or a rule defines ``true`` or ``does``.
     """
+    static_rules, _, _ = split_rules(description)
+    if seconds is None:
+        static = static_model(static_rules, description.file, max_atoms)
+    else:
+        static = isolated_static_model(static_rules, description.file, max_atoms, seconds, memory_mb)
+    return program_from_static(description, static)
+
+
+def split_rules(description: Description) -> tuple[list[Rule], list[Rule], frozenset[RelKey]]:
+    """The static rules, the dynamic rules and the dynamic relations of a game; raises
+    :class:`ReasonerError` for a rule that defines ``true`` or ``does``."""
     dynamic = dynamic_relations(description.rules)
     static_rules = [rule for rule in description.rules if _key(rule.head) not in dynamic]
     dynamic_rules = [rule for rule in description.rules if _key(rule.head) in dynamic]
     for rule in dynamic_rules:
         if _key(rule.head) in (_TRUE, _DOES):
             raise ReasonerError(f"{description.file}: a rule defines {rule.head.name}, which GDL forbids")
-    if seconds is None:
-        static = static_model(static_rules, description.file, max_atoms)
-    else:
-        static = isolated_static_model(static_rules, description.file, max_atoms, seconds, memory_mb)
+    return static_rules, dynamic_rules, dynamic
+
+
+def program_from_static(description: Description, static: Facts) -> RuleProgram:
+    """The compiled program of a game whose static facts were computed already (e.g. in a child)."""
+    _, dynamic_rules, dynamic = split_rules(description)
     return RuleProgram(description, static, dynamic_rules, dynamic)

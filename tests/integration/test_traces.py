@@ -4,7 +4,9 @@
   By default only the first playout of each game is replayed and the games in :data:`SLOW_GAMES`
   (several seconds of grounding or solving each) are skipped, to keep the suite fast; set
   ``GGP_FULL_TRACES=1`` to replay every playout of every game (tens of minutes of CPU). Games listed
-  in tests/known_unsupported.txt (``key: reason``) are skipped with their reason.
+  in tests/known_unsupported.txt (``key: reason``) are skipped with their reason. Each game is replayed
+  with the engine ``auto`` ends up with for it: clingo, per-state (:data:`PER_STATE_GAMES`) or the prover
+  (:data:`PROVER_GAMES`).
 - Every trace in tests/data/traces (recorded with ``ggp trace`` on the games in kif/) must replay too:
   a regression oracle for changes to the reasoner or the games.
 - Every kif/ game passes the StateMachine contract (ggp.testing.check_state_machine) on clingo.
@@ -20,9 +22,11 @@ from pathlib import Path
 import pytest
 
 from ggp.files import load_kif
+from ggp.reasoner.auto import choose_machine
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.per_state import PerStateMachine
+from ggp.reasoner.prover import ProverMachine
 from ggp.reasoner.traces import load_trace, replay_trace
 from ggp.testing import check_state_machine
 from tests.conftest import CORPUS, ROOT, TRACES, kif_games, known_unsupported, needs_shared, valid_corpus_keys
@@ -50,6 +54,13 @@ PER_STATE_GAMES: frozenset[str] = frozenset({"racer4"})
 per-state reasoner for them, so that is the engine replayed here (in well under a second)."""
 
 
+PROVER_GAMES: frozenset[str] = frozenset({"gt_two_thirds_4p", "laikLee_hex", "merrills", "mummymaze1p"})
+"""Games that neither grounding once nor the per-state reasoner can play (a static relation too large or
+infinite, a relation that explodes bottom-up); the ``auto`` engine falls back to the top-down prover for
+them (after about 20 s of failed attempts), so that is the engine replayed here (in about a second each);
+test_auto_falls_back_to_the_prover_on_the_games_only_it_plays checks the fallback with GGP_FULL_TRACES=1."""
+
+
 def shared_trace_keys() -> list[str]:
     return [key for key in valid_corpus_keys() if (TRACES / f"{key}.json").is_file()]
 
@@ -65,9 +76,23 @@ def test_the_reasoner_agrees_with_the_reference_trace(key: str) -> None:
     machine: StateMachine
     if key in PER_STATE_GAMES:
         machine = PerStateMachine(description)
+    elif key in PROVER_GAMES:
+        machine = ProverMachine(description)
     else:
         machine = ClingoStateMachine(description, LOCAL)
     result = replay_trace(machine, load_trace(TRACES / f"{key}.json"), max_playouts=None if FULL else 1)
+    assert result.ok, result.summary()
+
+
+@pytest.mark.parametrize("key", sorted(PROVER_GAMES))
+def test_auto_falls_back_to_the_prover_on_the_games_only_it_plays(key: str) -> None:
+    if not FULL:
+        pytest.skip("about 20 s of failed attempts per game: run with GGP_FULL_TRACES=1")
+    if not (TRACES / f"{key}.json").is_file():
+        pytest.skip("../shared is not present")
+    machine = choose_machine(load_kif(CORPUS / f"{key}.kif"))
+    assert isinstance(machine, ProverMachine)
+    result = replay_trace(machine, load_trace(TRACES / f"{key}.json"))
     assert result.ok, result.summary()
 
 

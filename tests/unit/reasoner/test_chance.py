@@ -25,12 +25,14 @@ from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
+from ggp.reasoner.prover import ProverMachine
 from tests.conftest import KIF_DIR
 
 Factory = Callable[[Description], StateMachine]
 ENGINES: dict[str, Factory] = {
     "clingo": lambda d: ClingoStateMachine(d, GroundingLimits(isolate=False)),
     "per-state": PerStateMachine,
+    "prover": ProverMachine,
     "circuit": lambda d: CircuitStateMachine(d, GroundingLimits(isolate=False), evaluator="interpreter"),
     "naive": NaiveStateMachine,
 }

@@ -17,6 +17,7 @@ from ggp.reasoner.gdl2 import PerceptHistory, percepts_of, sample_states
 from ggp.reasoner.machine import GroundingLimits, PerceptMachine
 from ggp.reasoner.naive import NaiveStateMachine
 from ggp.reasoner.per_state import PerStateMachine
+from ggp.reasoner.prover import ProverMachine
 from tests.conftest import KIF_DIR
 from tests.prerequisites import missing
 
@@ -24,6 +25,7 @@ Factory = Callable[[Description], PerceptMachine]
 ENGINES: dict[str, Factory] = {
     "clingo": lambda d: ClingoStateMachine(d, GroundingLimits(isolate=False)),
     "per-state": PerStateMachine,
+    "prover": ProverMachine,
     "circuit": lambda d: CircuitStateMachine(d, GroundingLimits(isolate=False), evaluator="interpreter"),
 }
 """Every engine that reports percepts (the naive baseline does not: see the refusal test below)."""

@@ -1,0 +1,221 @@
+"""ProverMachine: the contract, agreement with the ground-once clingo engine, and tabled resolution's corners
+(recursion through cycles, relations with no finite bottom-up extension, negative cycles, limits)."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from ggp.errors import IllegalMoveError, ReasonerError
+from ggp.files import load_kif
+from ggp.gdl.parser import parse_kif, parse_term
+from ggp.gdl.terms import Description
+from ggp.reasoner import auto
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.engines import make_machine
+from ggp.reasoner.machine import GroundingLimits, State
+from ggp.reasoner.prover import ProverMachine
+from ggp.testing import check_state_machine
+from tests.conftest import CORPUS, kif_games, needs_shared
+from tests.prerequisites import missing
+from tests.unit.reasoner.test_per_state import TRICKY
+
+LOCAL = GroundingLimits(isolate=False)
+
+SMALL_CORPUS_GAMES = ("tictactoe_3player", "nineBoardTicTacToe", "mummyMaze2p_2007", "kalah", "knightsTour", "sum15")
+"""Corpus games that clingo grounds in about a second: recursion (mummyMaze2p_2007), arithmetic (kalah), locally
+stratified goals (nineBoardTicTacToe), three roles, static geometry."""
+
+
+def assert_agree(description: Description, playouts: int, seed: int, max_steps: int = 200) -> None:
+    """The prover and clingo give the same legal moves, successors, percepts, terminal flags and goals."""
+    mine, reference = ProverMachine(description), ClingoStateMachine(description, LOCAL)
+    assert mine.roles == reference.roles
+    rng = random.Random(seed)
+    for _ in range(playouts):
+        state = reference.initial_state()
+        assert mine.initial_state() == state
+        for _ in range(max_steps):
+            assert mine.is_terminal(state) == reference.is_terminal(state), state
+            for role in reference.roles:
+                assert mine.legal_moves(state, role) == reference.legal_moves(state, role), (role, state)
+            if reference.is_terminal(state):
+                assert mine.goal_values(state) == tuple(
+                    tuple(sorted(values, key=str)) for values in reference.goal_values(state)
+                )
+                break
+            joints = reference.legal_joint_moves(state)
+            if not joints:
+                break
+            joint = rng.choice(joints)
+            expected = reference.next_state_and_percepts(state, joint)
+            assert mine.next_state_and_percepts(state, joint) == expected, (state, joint)
+            state = expected[0]
+
+
+@pytest.mark.parametrize("path", kif_games(), ids=lambda p: Path(p).stem)
+def test_the_prover_agrees_with_clingo_on_the_project_games(path: Path) -> None:
+    assert_agree(load_kif(path), playouts=2, seed=1)
+
+
+@pytest.mark.parametrize("path", needs_shared([CORPUS / f"{key}.kif" for key in SMALL_CORPUS_GAMES]),
+                         ids=lambda p: Path(p).stem)
+def test_the_prover_agrees_with_clingo_on_small_corpus_games(path: Path) -> None:
+    assert_agree(load_kif(path), playouts=1, seed=2, max_steps=60)
+
+
+def test_the_prover_passes_the_state_machine_contract() -> None:
+    path = Path(__file__).resolve().parents[3] / "kif" / "ticTacToe" / "ticTacToe.kif"
+    if not path.is_file():
+        missing("kif/ticTacToe is not present")
+    assert check_state_machine(ProverMachine(load_kif(path)), playouts=3, seed=3) > 5
+
+
+def test_recursion_negation_or_and_nested_terms_agree_with_clingo() -> None:
+    assert_agree(parse_kif(TRICKY, "tricky.kif"), playouts=6, seed=5, max_steps=30)
+
+
+def test_left_and_right_recursion_through_a_cycle_reach_the_fixpoint() -> None:
+    machine = ProverMachine(parse_kif(TRICKY))
+    a = parse_term("a")
+
+    def goes(*facts: str) -> set[str]:
+        state = State(frozenset(parse_term(f) for f in ("(at a (pos 1))", "(at b (pos 3))", "(turn a)", *facts)))
+        return {str(m) for m in machine.legal_moves(state, a) if str(m).startswith("(go")}
+
+    assert goes() == {"(go (pos 2))", "(go (pos 3))", "(go (pos 4))"}  # around the cycle 1-2-3-4
+    assert goes("(wall 3)") == {"(go (pos 2))"}
+    assert goes("(wall 2)") == set()
+    left = parse_kif("""(role a) (edge 1 2) (edge 2 3) (edge 3 1) (edge 3 4) (init (at 1))
+        (<= (path ?x ?y) (edge ?x ?y)) (<= (path ?x ?y) (path ?x ?z) (edge ?z ?y))
+        (<= (legal a (go ?y)) (true (at ?x)) (path ?x ?y)) (<= terminal (true (at 4))) (goal a 1)""")
+    moves = ProverMachine(left).legal_moves(State(frozenset({parse_term("(at 2)")})), a)
+    assert [str(m) for m in moves] == ["(go 1)", "(go 2)", "(go 3)", "(go 4)"]
+
+
+LISTS = """(role a) (el x) (el y) (el z) (init (holds (cons x (cons y nil))))
+(isList nil) (<= (isList (cons ?h ?t)) (el ?h) (isList ?t))
+(<= (member ?e (cons ?e ?t)) (isList ?t)) (<= (member ?e (cons ?h ?t)) (member ?e ?t))
+(<= (legal a (drop ?e)) (true (holds ?l)) (isList ?l) (member ?e ?l))
+(<= (next (holds ?t)) (true (holds (cons ?h ?t))))
+(<= terminal (true (holds nil))) (goal a 100)"""
+
+
+def test_relations_without_a_finite_extension_are_answered_where_a_query_needs_them() -> None:
+    # isList and member hold for infinitely many lists: bottom-up grounding cannot enumerate them.
+    machine = ProverMachine(parse_kif(LISTS))
+    state = machine.initial_state()
+    assert [str(m) for m in machine.legal_moves(state, parse_term("a"))] == ["(drop x)", "(drop y)"]
+    state = machine.next_state(state, (parse_term("(drop x)"),))
+    state = machine.next_state(state, (parse_term("(drop y)"),))
+    assert machine.is_terminal(state) and machine.goals(state) == (100,)
+
+
+def test_illegal_and_wrong_length_joint_moves_are_refused() -> None:
+    machine = ProverMachine(parse_kif(TRICKY, "tricky.kif"))
+    start = machine.initial_state()
+    with pytest.raises(IllegalMoveError, match=r"\(go \(pos 3\)\) is not a legal move for a"):
+        machine.next_state(start, (parse_term("(go (pos 3))"), parse_term("noop")))
+    with pytest.raises(IllegalMoveError, match="needs 2 moves"):
+        machine.next_state(start, (parse_term("noop"),))
+    with pytest.raises(ValueError, match="unknown role 'c'"):
+        machine.legal_moves(start, parse_term("c"))
+
+
+def test_a_negative_cycle_met_while_evaluating_is_a_reasoner_error() -> None:
+    loop = "(role a) (init s) (<= (p ?x) (true ?x) (not (q ?x))) (<= (q ?x) (true ?x) (not (p ?x))) (<= (legal a go) (p s))"
+    machine = ProverMachine(parse_kif(loop, "loop.kif"))
+    with pytest.raises(ReasonerError, match=r"loop\.kif: \(\w s\) depends on its own negation"):
+        machine.legal_moves(machine.initial_state(), parse_term("a"))
+
+
+def test_negation_stratified_only_on_ground_atoms_is_solved() -> None:
+    game = parse_kif("""(role r) (init s) (<= (legal r go) (true s)) (<= (next done) (true s))
+        (<= (goal r 0) (true done)) (<= (goal r 100) (not (goal r 0))) (<= terminal (true done))""")
+    machine = ProverMachine(game)
+    start = machine.initial_state()
+    assert machine.goals(start) == (100,)
+    assert machine.goals(machine.next_state(start, (parse_term("go"),))) == (0,)
+
+
+def test_a_query_that_never_ends_stops_at_the_answer_limit_with_one_line() -> None:
+    game = parse_kif("""(role a) (init s) (nat 0) (<= (nat (succ ?x)) (nat ?x))
+        (<= (legal a (go ?x)) (true s) (nat ?x)) (<= terminal (true t)) (goal a 1)""", "nat.kif")
+    machine = ProverMachine(game, GroundingLimits(max_atoms=300))
+    with pytest.raises(ReasonerError, match=r"^nat\.kif: the prover stopped a query after more than 300 answers"):
+        machine.legal_moves(machine.initial_state(), parse_term("a"))
+    slow = ProverMachine(game, GroundingLimits(seconds=0.5))
+    with pytest.raises(ReasonerError, match=r"^nat\.kif: the prover stopped a query after \d+\.\d s \(limits: "):
+        slow.legal_moves(slow.initial_state(), parse_term("a"))
+    # The machine stays usable: a later query on another state starts from clean tables.
+    assert machine.is_terminal(State(frozenset({parse_term("t")})))
+
+
+def test_a_zero_argument_term_is_the_constant_as_in_clingo() -> None:
+    game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= (next (flag)) (true s)) "
+                     "(<= terminal (true flag)) (goal a 100)")
+    assert_agree(game, playouts=1, seed=0)
+
+
+def test_the_engine_registry_builds_the_prover() -> None:
+    game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
+    machine = make_machine(game, "prover")
+    assert isinstance(machine, ProverMachine)
+
+
+GROUPS = """(role a) (init (stone 1)) (init (stone 2)) (init (free 3))
+(adjacent 1 2) (adjacent 2 1) (adjacent 2 3) (adjacent 3 2)
+(<= (liberty ?x) (true (stone ?x)) (adjacent ?x ?y) (liberty ?y))
+(<= (liberty ?x) (true (stone ?x)) (adjacent ?x ?y) (true (free ?y)))
+(<= (legal a wait) (liberty 2)) (<= (next (stone ?x)) (true (stone ?x)))
+(<= terminal (true (stone 1)) (not (liberty 1))) (goal a 0)"""
+
+
+def test_a_cycle_member_that_met_a_ground_call_before_its_answer_is_evaluated_again() -> None:
+    # legal asks liberty 2, which asks liberty 1, which asks liberty 2 (no answer yet) and fails; then
+    # liberty 2 finds the free point 3. liberty 1 must not be left final without its answer.
+    machine = ProverMachine(parse_kif(GROUPS))
+    state = machine.initial_state()
+    assert [str(m) for m in machine.legal_moves(state, parse_term("a"))] == ["wait"]
+    assert not machine.is_terminal(state)
+    assert_agree(parse_kif(GROUPS), playouts=1, seed=0, max_steps=2)
+
+
+def test_auto_falls_back_to_the_prover_when_grounding_and_the_per_state_engine_fail(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # isList has no finite extension: neither the ground-once nor the per-state child can ground it.
+    monkeypatch.setattr(auto, "_FAILED", {})
+    monkeypatch.setattr(auto, "_PER_STATE_FAILED", {})
+    limits = GroundingLimits(seconds=1.5, memory_mb=1024)
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner"):
+        machine = auto.choose_machine(parse_kif(LISTS, "lists.kif"), limits, budget_seconds=1.0)
+    assert isinstance(machine, ProverMachine)
+    assert "the per-state engine cannot play this game" in caplog.text
+    assert "reasoner engine prover" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner"):  # a second match of the game: no children
+        assert isinstance(auto.choose_machine(parse_kif(LISTS, "lists.kif"), limits, budget_seconds=1.0), ProverMachine)
+    assert "failed earlier in this process" in caplog.text and "probe failed earlier" in caplog.text
+    assert machine.limits.seconds == 1.5  # the probe's own per-query limit is not kept
+    assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["(drop x)", "(drop y)"]
+
+
+def test_a_recursion_deeper_than_python_allows_is_one_reasoner_error_line() -> None:
+    chain = " ".join(f"(succ {i} {i + 1})" for i in range(400))
+    game = parse_kif(f"""(role a) (init s) {chain} (reach 0) (<= (reach ?x) (succ ?y ?x) (reach ?y))
+        (<= (legal a go) (true s) (reach 400)) (<= terminal (true t)) (goal a 1)""", "chain.kif")
+    machine = ProverMachine(game)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 200)  # far less than 400 levels of rules need
+    try:
+        with pytest.raises(ReasonerError, match=r"^chain\.kif: the prover's recursion went deeper than"):
+            machine.legal_moves(machine.initial_state(), parse_term("a"))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["go"]
