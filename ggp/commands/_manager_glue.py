@@ -7,18 +7,22 @@ the player HTTP server (:mod:`ggp.protocol.server`) is available.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ggp.commands._games import DEFAULT_ENGINE
 from ggp.gdl.terms import Description, Term
 from ggp.manager.launcher import AppLauncher
 from ggp.reasoner.machine import StateMachine
+
+if TYPE_CHECKING:
+    from ggp.protocol.server import PlayerLimits
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +83,15 @@ def machine_factory(engine: str = DEFAULT_ENGINE) -> Callable[[Description], Sta
     return EngineMachines(engine)
 
 
-def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENGINE) -> AppLauncher | None:
+def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENGINE,
+                     limits: PlayerLimits | None = None) -> AppLauncher | None:
     """An :class:`AppLauncher` for every player type except ``random`` (which the manager plays
-    itself), or ``None`` when the player HTTP server is not available."""
+    itself), or ``None`` when the player HTTP server is not available.
+
+    With ``limits`` each launched player reasons in its own worker process under them, as ``ggp
+    player`` does (``ggp serve``: a heavy game or a runaway search can then not take the manager's
+    memory); without, in a thread of this process sharing its grounded machines (quick matches:
+    ``ggp match``, ``ggp demo``)."""
     try:
         from ggp.players.registry import PLAYER_TYPES, make_player
         from ggp.protocol.server import create_player_app
@@ -93,8 +103,12 @@ def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENG
 
     def factory(kind: str) -> Callable[[], Any]:
         spec = f"{kind}:{options}" if options else kind
-        return lambda: create_player_app(lambda: make_player(spec, seed=next(seeds)), kind,
-                                         machine_factory=machines)
+        if limits is None:
+            return lambda: create_player_app(lambda: make_player(spec, seed=next(seeds)), kind,
+                                             machine_factory=machines)
+        # The worker gets the factories by pickling: partials of module-level functions, one seed per launch.
+        return lambda: create_player_app(functools.partial(make_player, spec, seed=next(seeds)), kind,
+                                         machine_factory=machines, limits=limits)
 
     return AppLauncher({kind: factory(kind) for kind in PLAYER_TYPES if kind != "random"})
 

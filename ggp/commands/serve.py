@@ -70,6 +70,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.files import read_text
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
+    from ggp.protocol.server import PlayerLimits
 
     stop_on_sigterm()
     check_exposure(args.host, args.expose, args.token)
@@ -81,7 +82,9 @@ async def _serve(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
-    manager = Manager(open_store(args.db), machine_factory(args.engine), builtin_launcher(engine=args.engine), settings,
+    # A long-running manager bounds its built-in players like `ggp player`: each reasons in a worker process.
+    launcher = builtin_launcher(engine=args.engine, limits=PlayerLimits())
+    manager = Manager(open_store(args.db), machine_factory(args.engine), launcher, settings,
                       translators=game_translators(), fluent_domain=board_fluents,
                       piece_images=shape_cache(args.db))
     server = await start_server(manager, args.host, args.port, args.token)

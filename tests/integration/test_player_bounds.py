@@ -308,3 +308,31 @@ async def test_the_workers_log_lines_reach_the_servers_log(
         assert (await post(client, "(PLAY x1 ((take 2 2) noop))"))[0] == "(take 1 1)"
     assert [(r.name, r.getMessage()) for r in caplog.records if "resynchronised" in r.getMessage()] == [
         ("ggp.protocol.seat", "match x1: resynchronised 1 step(s) back")]
+
+
+async def test_the_built_in_players_of_a_long_running_manager_reason_in_a_bounded_worker() -> None:
+    """``ggp serve``'s launcher: each built-in seat is a player app under limits, whose worker plays."""
+    import aiohttp
+
+    from ggp.commands._manager_glue import builtin_launcher
+
+    async def post_text(url: str, text: str) -> str:
+        async with aiohttp.ClientSession() as session, session.post(
+                url, data=text, headers={"Content-Type": "text/acl"}, timeout=aiohttp.ClientTimeout(total=60)) as reply:
+            assert reply.status == 200
+            return await reply.text()
+
+    launcher = builtin_launcher(seed=3, engine="clingo", limits=LIMITS)
+    assert launcher is not None
+    started = await launcher.launch("mcts")
+    try:
+        host = started.runner.app[PLAYER_HOST]
+        assert host.limits == LIMITS
+        kif = (ROOT / "kif" / "ticTacToe" / "ticTacToe.kif").read_text()
+        assert await post_text(started.url, f"(START s1 xplayer {rules(kif)} 30 2)") == "ready"
+        move = parse_reply_move(await post_text(started.url, "(PLAY s1 NIL)"))
+        assert str(move).startswith("(mark ")
+        assert host.worker_pid is not None and host.worker_pid != os.getpid()
+        assert await post_text(started.url, "(STOP s1 ((mark 1 1) noop))") == "done"
+    finally:
+        await started.close()
