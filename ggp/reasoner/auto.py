@@ -18,6 +18,11 @@ game whose grounding or per-state probe failed earlier in this process (with at 
 budget) skips that attempt, so an arena pays for them once. The choice is logged at INFO and the
 reason for each fallback at WARNING.
 
+Building is not the only test: a grounded game can be slow per state (checkers, chineseCheckers3: clingo
+answers each state from a large ground program, 70-260 ms a step, where the prover needs 1-4 ms). When a
+timing playout on the grounded machine exceeds :data:`SLOW_STEP_SECONDS` per step, the prover plays the
+same kind of playout, and plays the game when it is :data:`PROVER_SPEEDUP` times faster.
+
 >>> from ggp.gdl.parser import parse_kif
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
 >>> type(choose_machine(game, GroundingLimits(isolate=False)).inner).__name__
@@ -30,6 +35,8 @@ from __future__ import annotations
 
 import logging
 import random
+import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from ggp.errors import GgpError, ReasonerError
@@ -60,6 +67,16 @@ PROVER_PROBE_SECONDS = 10.0
 PER_STATE_PROBE_SECONDS = 10.0
 """Budget of the per-state reasoner's child (static relations plus probe playout) when the prover passed
 its probe; without a working prover it gets the caller's full limits instead."""
+
+SLOW_STEP_SECONDS = 0.005
+"""A grounded game slower than this per step of a timing playout (thread CPU) is timed on the prover too."""
+
+PROVER_SPEEDUP = 3.0
+"""The prover replaces a slow grounded machine when it is at least this many times faster per step."""
+
+_PREFER_PROVER: dict[Description, bool] = {}
+"""Games whose grounded machine was timed against the prover in this process, and the verdict (a second
+choice for the game must not differ because the first one warmed the answer caches)."""
 
 _FAILED: dict[Description, GroundingLimits] = {}
 """Games whose ground-once attempt failed in this process, with the limits it had (an arena plays many
@@ -97,7 +114,8 @@ def choose_machine(
     if failed is not None and failed.seconds >= attempt.seconds and failed.max_atoms >= attempt.max_atoms:
         log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
     else:
-        candidates.append(("ground-once (clingo)", lambda game: _ground_once(game, attempt)))
+        candidates.append(("ground-once (clingo; the prover when many times faster per step)",
+                           lambda game: _ground_once_or_faster(game, attempt, prover)))
     probed: list[ProverMachine | ReasonerError] = []
 
     def prover(game: Description) -> ProverMachine:
@@ -134,19 +152,57 @@ def choose_machine(
     return first_that_builds(description, candidates)
 
 
-def _probe_playout(machine: StateMachine, steps: int = PROBE_STEPS) -> None:
-    """A short seeded random playout: what every probe runs (its queries are what a player asks first)."""
-    rng = random.Random(0)
+def _probe_playout(machine: StateMachine, steps: int = PROBE_STEPS, seed: int = 0) -> int:
+    """A short seeded random playout: what every probe runs (its queries are what a player asks first).
+    Returns the number of steps it took."""
+    rng = random.Random(seed)
     state = machine.initial_state()
-    for _ in range(steps):
+    for step in range(steps):
         if machine.is_terminal(state):
             machine.goals(state)
-            return
+            return step
         legal = [machine.legal_moves(state, role) for role in machine.roles]
         if not all(legal):
-            return
+            return step
         # One move per role, not a choice among joint moves: 4 roles of 101 moves are 10^8 joint moves.
         state = machine.next_state(state, tuple(rng.choice(moves) for moves in legal))
+    return steps
+
+
+def _step_seconds(machine: StateMachine) -> float:
+    """Thread CPU seconds per step of a timing playout (seed 1: not the probe's states, whose answers
+    the machine may have kept)."""
+    began = time.thread_time()
+    steps = _probe_playout(machine, PROBE_STEPS, seed=1)
+    return (time.thread_time() - began) / max(steps, 1)
+
+
+def _ground_once_or_faster(
+    description: Description, attempt: GroundingLimits, prover: Callable[[Description], ProverMachine]
+) -> StateMachine:
+    """The grounded machine, unless it is slow per step (:data:`SLOW_STEP_SECONDS`) and the prover is at
+    least :data:`PROVER_SPEEDUP` times faster on the same kind of playout (chineseCheckers3, checkers:
+    grounded clingo answers each state from a large program, the prover looks at the few rules a query
+    needs). The verdict is kept per game."""
+    machine = _ground_once(description, attempt)
+    verdict = _PREFER_PROVER.get(description)
+    if verdict is None:
+        verdict = False
+        grounded = _step_seconds(machine)
+        if grounded > SLOW_STEP_SECONDS:
+            try:
+                fast = prover(description)
+            except ReasonerError:
+                fast = None
+            if fast is not None:
+                proving = _step_seconds(fast)
+                verdict = proving * PROVER_SPEEDUP <= grounded
+                log.info("%s: a step takes %.2f ms grounded (clingo), %.2f ms on the prover: playing with the %s",
+                         description.file, grounded * 1e3, proving * 1e3, "prover" if verdict else "grounded machine")
+        if len(_PREFER_PROVER) >= _FAILED_SIZE:
+            _PREFER_PROVER.clear()
+        _PREFER_PROVER[description] = verdict
+    return prover(description) if verdict else machine
 
 
 def _probed_prover(description: Description, limits: GroundingLimits) -> ProverMachine | ReasonerError:

@@ -21,7 +21,7 @@ from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import GroundingLimits, State
 from ggp.reasoner.prover import ProverMachine
 from ggp.testing import check_state_machine
-from tests.conftest import CORPUS, kif_games, needs_shared
+from tests.conftest import CORPUS, ROOT, kif_games, needs_shared
 from tests.prerequisites import missing
 from tests.unit.reasoner.test_per_state import TRICKY
 
@@ -219,3 +219,32 @@ def test_a_recursion_deeper_than_python_allows_is_one_reasoner_error_line() -> N
     finally:
         sys.setrecursionlimit(limit)
     assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["go"]
+
+
+def test_auto_plays_a_game_on_the_prover_when_the_grounded_machine_is_many_times_slower_per_step(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The speed check of ``auto``: a grounded machine over the slow-step threshold is timed against the
+    prover, the faster by the required factor plays, and the verdict is kept for the game."""
+    game = parse_kif((ROOT / "kif" / "ticTacToe" / "ticTacToe.kif").read_text(), "ticTacToe.kif")
+    limits = GroundingLimits(isolate=False)
+    monkeypatch.setattr(auto, "_PREFER_PROVER", {})
+    monkeypatch.setattr(auto, "SLOW_STEP_SECONDS", float("inf"))  # fast enough: no timing of the prover
+    assert not isinstance(auto.choose_machine(game, limits), ProverMachine)
+    assert auto._PREFER_PROVER[game] is False
+    monkeypatch.setattr(auto, "_PREFER_PROVER", {})
+    monkeypatch.setattr(auto, "SLOW_STEP_SECONDS", 0.0)  # every grounded step counts as slow
+    monkeypatch.setattr(auto, "PROVER_SPEEDUP", 0.0)  # and the prover as fast enough
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner.auto"):
+        machine = auto.choose_machine(game, limits)
+    assert isinstance(machine, ProverMachine)
+    assert "ms grounded (clingo)" in caplog.text and "playing with the prover" in caplog.text
+    monkeypatch.setattr(auto, "PROVER_SPEEDUP", float("inf"))  # the verdict stands for the game
+    assert isinstance(auto.choose_machine(game, limits), ProverMachine)
+    assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("xplayer"))][:2] == [
+        "(mark 1 1)", "(mark 1 2)"]
+    monkeypatch.setattr(auto, "_PREFER_PROVER", {})  # a prover slower than the factor asks: grounded
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner.auto"):
+        assert not isinstance(auto.choose_machine(game, limits), ProverMachine)
+    assert "playing with the grounded machine" in caplog.text
