@@ -20,14 +20,16 @@ import logging
 import random
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ggp.errors import GgpError, SokobanError
 from ggp.files import read_bytes, write_atomic
-from ggp.translators.sokoban.generator import GENERATOR_LIMITS, Generated
+from ggp.translators.sokoban.generator import GENERATOR_LIMITS, Generated, GenerationStats
 from ggp.translators.sokoban.level import Level
+from ggp.translators.sokoban.methods.base import MethodOptions
 from ggp.translators.sokoban.metrics import Difficulty, measure
 from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits, solve_moves
 
@@ -290,3 +292,26 @@ def _score(level: Level, limits: SolverLimits, stats: PpoStats) -> tuple[str, Di
     except SolverLimitError:
         stats.outcomes["too-large"] += 1
         return None
+
+
+def generate_ppo_method(options: MethodOptions, count: int, seed: int, stats: GenerationStats) -> Iterator[Generated]:
+    """The registry's entry: :func:`generate_ppo` with ``options.policy`` (default the shipped one).
+
+    The board size defaults to the policy's; the PPO method keeps trivial levels whatever
+    ``options.keep_trivial`` says (the thesis's PPO made no non-trivial level).
+    """
+    policy = options.policy or DEFAULT_POLICY
+    if options.width is None or options.height is None:
+        loaded = load_policy(policy)
+        width, height = options.size((loaded.width, loaded.height))
+    else:
+        width, height = options.width, options.height
+    own = PpoStats()
+    clock = time.process_time()
+    try:
+        found = generate_ppo(policy, width, height, count, seed, limits=options.limits,
+                             max_attempts=options.max_attempts, stats=own)
+    finally:
+        stats.sym_seconds += time.process_time() - clock
+        stats.outcomes.update(own.outcomes)
+    return iter(found)
