@@ -240,6 +240,21 @@ def generate_ppo(
     ``stats`` and dropped. Stops after ``max_attempts`` episodes (default ``200 * count``).
     Raises :class:`SokobanError` for a bad policy file or a size it was not trained for.
     """
+    return list(iter_ppo(policy, width, height, count, seed, limits=limits, max_attempts=max_attempts, stats=stats))
+
+
+def iter_ppo(
+    policy: Path,
+    width: int,
+    height: int,
+    count: int,
+    seed: int = 0,
+    *,
+    limits: SolverLimits = GENERATOR_LIMITS,
+    max_attempts: int | None = None,
+    stats: PpoStats | None = None,
+) -> Iterator[Generated]:
+    """:func:`generate_ppo` one level at a time (a caller with a time budget stops when it likes)."""
     import torch
 
     loaded = load_policy(policy)
@@ -252,9 +267,9 @@ def generate_ppo(
     stats = stats if stats is not None else PpoStats()
     rules = PcgrlSokoban(loaded.representation, width, height)
     env = wrap_rules(rules)
-    found: list[Generated] = []
+    found = 0
     for attempt in range(max_attempts if max_attempts is not None else 200 * count):
-        if len(found) >= count:
+        if found >= count:
             break
         episode_seed = random.Random(f"{seed}:{attempt}").getrandbits(31)
         torch.manual_seed(episode_seed)
@@ -274,11 +289,11 @@ def generate_ppo(
         solution, difficulty = kept
         stats.outcomes["accepted"] += 1
         title = f"ppo {loaded.representation} {width}x{height} seed {seed} attempt {attempt}"
-        found.append(Generated(
+        found += 1
+        yield Generated(
             Level(level.width, level.height, level.walls, level.floor, level.goals, level.boxes, level.player, title),
             solution, difficulty, seed, attempt,
-        ))
-    return found
+        )
 
 
 def _score(level: Level, limits: SolverLimits, stats: PpoStats) -> tuple[str, Difficulty] | None:
@@ -308,10 +323,13 @@ def generate_ppo_method(options: MethodOptions, count: int, seed: int, stats: Ge
         width, height = options.width, options.height
     own = PpoStats()
     clock = time.process_time()
-    try:
-        found = generate_ppo(policy, width, height, count, seed, limits=options.limits,
-                             max_attempts=options.max_attempts, stats=own)
-    finally:
+    seen = own.outcomes.copy()
+    for item in iter_ppo(policy, width, height, count, seed, limits=options.limits,
+                         max_attempts=options.max_attempts, stats=own):
         stats.sym_seconds += time.process_time() - clock
-        stats.outcomes.update(own.outcomes)
-    return iter(found)
+        stats.outcomes.update(own.outcomes - seen)
+        seen = own.outcomes.copy()
+        yield item
+        clock = time.process_time()
+    stats.sym_seconds += time.process_time() - clock
+    stats.outcomes.update(own.outcomes - seen)
