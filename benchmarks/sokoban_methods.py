@@ -149,8 +149,11 @@ def _report(rows: dict[str, _Row], minutes: float, seed: int) -> str:
             f"{row.fmt('solve', 1)} | {int(row.num('attempts'))}: {described} | {row.fmt('rss_mb', 0)} | "
             f"{row.fmt('tables_mb', 1) if method in ('pdb', 'mcts') else '-'} |"
         )
-    notes = [f"- {method.upper()}: {message}" for method in ORDER for message in rows[method].data.get("messages", [])
-             if isinstance(message, str)]
+    notes = []
+    for method in ORDER:
+        messages = rows[method].data.get("messages")
+        if isinstance(messages, list):
+            notes += [f"- {method.upper()}: {message}" for message in messages]
     if notes:
         lines += ["", "Notes from the runs:", "", *notes]
     lines += ["", "<!-- explanation (kept by the benchmark) -->", ""]
