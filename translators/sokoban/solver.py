@@ -165,6 +165,11 @@ class _Board:
     def frozen(self, boxes: int, c: int) -> bool:
         """True when the box on ``c`` closes a 2x2 block of walls and boxes not all on goals."""
         blocked = self.solid | boxes
+        w = self.w
+        # Every 2x2 square through c holds one horizontal and one vertical neighbour of c: most pushes
+        # fail this cheap test and skip the four square checks.
+        if not ((blocked >> (c - 1)) | (blocked >> (c + 1))) & 1 or not ((blocked >> (c - w)) | (blocked >> (c + w))) & 1:
+            return False
         loose = boxes & ~self.goals
         return any(square & blocked == square and square & loose for square in self.squares[c])
 
@@ -293,7 +298,7 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
         return None
     # The hot loop: board fields in locals, a state key is one int (boxes above the player cell).
     floor, live, goals, w, dirs = board.floor, board.live, board.goals, board.w, board.dirs
-    frozen, estimate = board.frozen, board.estimate
+    frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
     shift = (level.width * level.height).bit_length()
     start = (board.boxes << shift) | board.player
     best: dict[int, int] = {start: 0}
@@ -332,7 +337,9 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 b = low.bit_length() - 1
                 t = b + s
                 nboxes = (boxes ^ low) | (1 << t)
-                if frozen(nboxes, t):
+                blocked = solid | nboxes  # the cheap part of frozen(), inline: this loop is the hot spot
+                if (((blocked >> (t - 1)) | (blocked >> (t + 1))) & 1 and ((blocked >> (t - w)) | (blocked >> (t + w))) & 1
+                        and frozen(nboxes, t)):
                     continue
                 stand = b - s
                 walk = 0
@@ -342,7 +349,9 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 child = (nboxes << shift) | b
                 if best.get(child, ng + 1) <= ng:
                     continue
-                nh = estimate(nboxes)
+                nh = estimates.get(nboxes)
+                if nh is None:
+                    nh = estimate(nboxes)
                 if nh >= _FAR or ng + nh > cutoff:
                     continue
                 best[child] = ng
