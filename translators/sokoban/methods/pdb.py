@@ -269,7 +269,7 @@ def search(
         if size > budget and heap and done < expansions:
             stopped = (
                 f"memory cap of {memory_mb:g} MB reached after {done:,} expansions ({len(heap):,} open and "
-                f"{len(parents):,} closed nodes, about {size / 2**20:.0f} MB); returning the best level found so far"
+                f"{len(parents):,} closed nodes, about {size / 2**20:.2f} MB); returning the best level found so far"
             )
             break
     if best is None or best[0] == 0:
