@@ -19,6 +19,7 @@ from ggp.translators.sokoban.methods.pdb import PdbMemoryError, _Board, search
 from ggp.translators.sokoban.metrics import measure
 from ggp.translators.sokoban.moves import solves
 from ggp.translators.sokoban.solver import solve_moves, solve_pushes
+from tests.unit.sokoban.test_ppo import needs_rl
 
 ROOM = """\
 ; a solved layout: two boxes on their goals
@@ -227,3 +228,12 @@ def test_a_layout_needs_the_pdb_method(tmp_path: Path, capsys: pytest.CaptureFix
     layout.write_text(ROOM)
     assert main(["generate", "sokoban", "--method", "mcts", "--layout", str(layout)]) == 1
     assert capsys.readouterr().err == "ggp generate: --layout works only with --method pdb\n"
+
+
+@needs_rl
+def test_the_registry_runs_the_shipped_ppo_policy_at_its_own_size() -> None:
+    stats = GenerationStats()
+    (item,) = generate("ppo", MethodOptions(), count=1, seed=0, stats=stats)
+    assert item.level.title.startswith("ppo turtle 5x5 seed 0")
+    assert solves(item.level, item.solution) and measure(item.level) == item.difficulty
+    assert stats.outcomes["accepted"] == 1 and stats.attempts >= 1
