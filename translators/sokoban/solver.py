@@ -233,10 +233,16 @@ def _unwind(parents: dict[object, tuple[object, int, int, str] | None], key: obj
     return list(reversed(pushes))
 
 
-def solve_pushes(level: Level, limits: SolverLimits = DEFAULT_LIMITS) -> Solution | None:
+def solve_pushes(
+    level: Level, limits: SolverLimits = DEFAULT_LIMITS, *, known: Solution | None = None
+) -> Solution | None:
     """A push-optimal solution (fewest pushes; its walks are shortest per push), or None if unsolvable.
 
-    Breadth-first over (box set, player region). Raises :class:`SolverLimitError` past the limits.
+    Breadth-first over (box set, player region). ``known``, any solution of the level, turns the
+    search into a bounded optimality check: only solutions with fewer pushes than ``known`` are
+    looked for (states whose depth plus the push lower bound reaches its count are dropped), and
+    when there is none ``known`` itself is returned, being push-optimal. Raises
+    :class:`SolverLimitError` past the limits.
     """
     board = _Board(level)
     budget = _Budget(limits, level)
@@ -244,16 +250,17 @@ def solve_pushes(level: Level, limits: SolverLimits = DEFAULT_LIMITS) -> Solutio
         return Solution("", 1)
     if board.boxes & ~board.live:
         return None
+    bound = known.pushes - 1 if known is not None else _FAR
     start = (board.boxes, board.region(board.player, board.boxes))
     parents: dict[object, tuple[object, int, int, str] | None] = {start: None}
-    queue = deque([start])
+    queue = deque([(start, 0)])
     while queue:
-        key = queue.popleft()
+        key, depth = queue.popleft()
         boxes, reach = key
         for b, s, letter in board.pushes(reach, boxes):
             t = b + s
             nboxes = (boxes & ~(1 << b)) | (1 << t)
-            if board.frozen(nboxes, t):
+            if board.frozen(nboxes, t) or depth + 1 + board.estimate(nboxes) > bound:
                 continue
             child = (nboxes, board.region(b, nboxes))
             if child in parents:
@@ -263,8 +270,8 @@ def solve_pushes(level: Level, limits: SolverLimits = DEFAULT_LIMITS) -> Solutio
                 pushes = _unwind(parents, child)
                 return Solution(board.spell(pushes), len(parents))
             budget.check(len(parents))
-            queue.append(child)
-    return None
+            queue.append((child, depth + 1))
+    return Solution(known.moves, len(parents)) if known is not None else None
 
 
 def solve_moves(
@@ -274,10 +281,15 @@ def solve_moves(
 
     A* over (box set, player cell after a push), each edge a shortest walk plus one push; the
     heuristic (the cheapest assignment of boxes to goals by push distance) is consistent.
-    ``known``, any solution of the level, lets the search drop states that cannot beat it. Raises
+    ``known``, any solution of the level, turns the search into a bounded optimality check: only
+    solutions shorter than ``known`` are looked for (states with g + h at or above its length are
+    dropped), and when there is none ``known`` itself is returned, being move-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
-    return _search_moves(level, limits, 1, known.length if known is not None else None)
+    if known is None:
+        return _search_moves(level, limits, 1, None)[0]
+    found, explored = _search_moves(level, limits, 1, known.length - 1)
+    return found if found is not None else Solution(known.moves, explored)
 
 
 def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int = 3) -> Solution | None:
@@ -286,16 +298,17 @@ def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int
     Much faster than :func:`solve_moves` on levels with long walks; its length is an upper bound on
     the optimum, which is enough to show that a level is trivial. Same errors as :func:`solve_moves`.
     """
-    return _search_moves(level, limits, weight, None)
+    return _search_moves(level, limits, weight, None)[0]
 
 
-def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> Solution | None:
+def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> tuple[Solution | None, int]:
+    """The solution found (None: none within ``bound`` moves) and the number of states stored."""
     board = _Board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
-        return Solution("", 1)
+        return Solution("", 1), 1
     if board.boxes & ~board.live:
-        return None
+        return None, 1
     # The hot loop: board fields in locals, a state key is one int (boxes above the player cell).
     floor, live, goals, w, dirs = board.floor, board.live, board.goals, board.w, board.dirs
     frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
@@ -315,7 +328,7 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
             continue
         boxes, player = key >> shift, key & ((1 << shift) - 1)
         if boxes == goals:
-            return Solution(board.spell(_unwind(parents, key)), len(parents))
+            return Solution(board.spell(_unwind(parents, key)), len(parents)), len(parents)
         free = floor & ~boxes
         reach = frontier = 1 << player
         layers = [frontier]
@@ -358,4 +371,4 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 parents[child] = (key, b, s, letter)
                 push(heap, (ng + weight * nh, -ng, next(counter), child))
                 budget.check(len(parents))
-    return None
+    return None, len(parents)
