@@ -229,7 +229,11 @@ class _Budget:
         if stored > self.limits.max_nodes:
             raise SolverLimitError(f"too large: more than {self.limits.max_nodes:,} search states", self.pos)
         self.ticks += 1
-        if self.ticks % 512 == 0 and time.monotonic() > self.deadline:
+        if self.ticks % 512 == 0:
+            self.check_time()
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
             raise SolverLimitError(f"too large: more than {self.limits.max_seconds:g} s of search", self.pos)
 
 
@@ -323,6 +327,7 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
     floor, live, goals, w, dirs = board.floor, board.live, board.goals, board.w, board.dirs
     frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
     shift = (level.width * level.height).bit_length()
+    max_nodes = limits.max_nodes
     start = (board.boxes << shift) | board.player
     best: dict[int, int] = {start: 0}
     parents: dict[object, tuple[object, int, int, str] | None] = {start: None}
@@ -380,5 +385,9 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 best[child] = ng
                 parents[child] = (key, b, s, letter)
                 push(heap, (ng + weight * nh, -ng, next(counter), child))
-                budget.check(len(parents))
+                stored = len(parents)
+                if stored > max_nodes:
+                    budget.check(stored)  # raises
+                if not stored & 511:  # the clock, every 512 states
+                    budget.check_time()
     return None, len(parents)
