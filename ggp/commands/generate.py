@@ -34,36 +34,62 @@ def positive_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    """A number > 0 for argparse."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
+    return value
+
+
 def _run_sokoban(args: argparse.Namespace) -> int:
-    from ggp.translators.sokoban.generator import GenerationStats, SymSettings, generate
+    """Every method through the registry; the levels are written in one atomic write at the end."""
+    from ggp.files import read_text, write_atomic
+    from ggp.translators.sokoban.generator import GenerationStats, SymSettings
     from ggp.translators.sokoban.level import levels_to_text
+    from ggp.translators.sokoban.methods import SOLUTION_KIND, MethodOptions, generate
+    from ggp.translators.sokoban.methods.layout import parse_layout
     from ggp.translators.sokoban.solver import SolverLimits
 
-    if args.method == "ppo":
-        return _run_sokoban_ppo(args)
-    width, height = args.size or (8, 8)
-    settings = SymSettings(
-        width=width, height=height, boxes=args.boxes, forward=args.forward, backward=args.backward,
-        box=args.box_strategy, push=args.push_strategy, pull=args.pull_strategy, path=args.path_strategy,
-    )
+    layout = None
+    if args.layout is not None:
+        if args.method != "pdb":
+            raise ValueError("--layout works only with --method pdb")
+        layout = parse_layout(read_text(args.layout), str(args.layout))
+    width, height = args.size or (None, None)
+    sym = None
+    if args.method == "sym":
+        w, h = args.size or (8, 8)
+        sym = SymSettings(
+            width=w, height=h, boxes=args.boxes, forward=args.forward, backward=args.backward,
+            box=args.box_strategy, push=args.push_strategy, pull=args.pull_strategy, path=args.path_strategy,
+        )
     limits = SolverLimits(max_nodes=args.max_nodes, max_seconds=args.max_seconds)
+    options = MethodOptions(
+        width=width, height=height, boxes=args.boxes, keep_trivial=args.keep_trivial, limits=limits,
+        max_attempts=args.max_attempts, sym=sym, layout=layout, variant=args.variant, pattern=args.pattern,
+        expansions=args.expansions, memory_mb=args.memory_mb, iterations=args.iterations, policy=args.policy,
+    )
     stats = GenerationStats()
     report = sys.stdout if args.out else sys.stderr
     found = []
-    for item in generate(
-        settings, args.count, args.seed, keep_trivial=args.keep_trivial, limits=limits,
-        max_attempts=args.max_attempts, stats=stats,
-    ):
+    kind = SOLUTION_KIND[args.method]
+    for item in generate(args.method, options, args.count, args.seed, stats):
         d = item.difficulty
         line = (
             f"pushes {d.pushes} moves {d.moves} PSH {d.psh:.3f} LEN {d.len:.3f} fill {d.fill:.3f} "
-            f"size {d.width}x{d.height}"
+            f"size {d.width}x{d.height} non-trivial {'yes' if d.non_trivial else 'no'}"
         )
         print(f"{item.level.title}: {line}", file=report)
-        found.append((item, f"{line}\nSYM solution ({len(item.solution)} moves): {item.solution}"))
+        found.append((item, f"{line}\n{kind} solution ({len(item.solution)} moves): {item.solution}"))
+    for message in stats.messages:
+        print(f"ggp generate: {message}", file=sys.stderr)
     text = levels_to_text([item.level for item, _ in found], [comment for _, comment in found])
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_atomic(args.out, text)
     else:
         sys.stdout.write(text)
     outcomes = ", ".join(f"{name} {n}" for name, n in sorted(stats.outcomes.items()))
@@ -83,79 +109,55 @@ def _run_sokoban(args: argparse.Namespace) -> int:
 
 def _register_sokoban(formats: Any) -> None:
     parser: argparse.ArgumentParser = formats.add_parser(
-        "sokoban", help="generate Sokoban levels by SYM-style reverse play",
-        description="Generate solvable Sokoban levels (SYM: forward play carves the level, backward "
-        "pulls spread the boxes), scored with optimal push and move counts (PSH, LEN).",
+        "sokoban", help="generate Sokoban levels (SYM, PDB, MCTS or PPO)",
+        description="Generate solvable Sokoban levels with one of the thesis's four methods, scored with "
+        "optimal push and move counts (PSH, LEN) and checked by the optimal solver.",
     )
+    parser.add_argument("--method", choices=("sym", "pdb", "mcts", "ppo"), default="sym",
+                        help="sym = SYM reverse play (default); pdb = greedy best-first search over pulls from a "
+                        "solved layout; mcts = Monte Carlo tree search over a level-building game; ppo = a trained "
+                        "PCGRL policy edits random boards (needs the rl extra; keeps trivial levels too)")
     parser.add_argument("--size", type=size_arg, default=None, metavar="WxH",
                         help="interior size (default 8x8; with --method ppo the policy's size)")
-    parser.add_argument("--boxes", type=positive_int, default=3, metavar="B", help="boxes (default 3)")
+    parser.add_argument("--boxes", type=positive_int, default=3, metavar="B",
+                        help="boxes (default 3; the most for mcts; a --layout fixes its own)")
     parser.add_argument("--count", type=positive_int, default=1, metavar="N", help="levels to produce (default 1)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="write the levels here (default: standard output, report on standard error)")
-    parser.add_argument("--forward", type=positive_int, default=24, metavar="F", help="forward iterations (24)")
-    parser.add_argument("--backward", type=int, default=20, metavar="K", help="backward iterations (20)")
-    parser.add_argument("--box-strategy", choices=("random", "least-pushed", "in-order"), default="least-pushed")
-    parser.add_argument("--push-strategy", choices=("random", "farthest", "most-obstacles"), default="farthest")
-    parser.add_argument("--pull-strategy", choices=("random", "farthest", "most-obstacles", "most-access"),
-                        default="farthest")
-    parser.add_argument("--path-strategy", choices=("direct", "closest-active-tile"), default="closest-active-tile")
     parser.add_argument("--keep-trivial", action="store_true", help="also keep levels with PSH or LEN <= 0.5")
     parser.add_argument("--max-attempts", type=positive_int, default=None, metavar="M",
-                        help="give up after M attempts (default 200 per level)")
+                        help="give up after M attempts (default 200 per level; 20 for pdb and mcts)")
     parser.add_argument("--max-nodes", type=positive_int, default=200_000, metavar="N",
                         help="solver state limit per level; larger levels are skipped (200000)")
     parser.add_argument("--max-seconds", type=float, default=20.0, metavar="S",
                         help="solver time limit per search (20)")
-    # --- PPO / PCGRL (issue 15) ---
-    parser.add_argument("--method", choices=("sym", "ppo"), default="sym",
-                        help="sym = SYM reverse play (default); ppo = a trained PCGRL policy edits random boards "
-                        "(needs the rl extra; keeps trivial levels too)")
-    parser.add_argument("--policy", type=Path, default=None, metavar="FILE",
-                        help="PPO policy from 'ggp train-sokoban' (default: the shipped 5x5 turtle policy)")
-    # --- end PPO ---
+    sym = parser.add_argument_group("sym")
+    sym.add_argument("--forward", type=positive_int, default=24, metavar="F", help="forward iterations (24)")
+    sym.add_argument("--backward", type=int, default=20, metavar="K", help="backward iterations (20)")
+    sym.add_argument("--box-strategy", choices=("random", "least-pushed", "in-order"), default="least-pushed")
+    sym.add_argument("--push-strategy", choices=("random", "farthest", "most-obstacles"), default="farthest")
+    sym.add_argument("--pull-strategy", choices=("random", "farthest", "most-obstacles", "most-access"),
+                     default="farthest")
+    sym.add_argument("--path-strategy", choices=("direct", "closest-active-tile"), default="closest-active-tile")
+    pdb = parser.add_argument_group("pdb")
+    pdb.add_argument("--layout", type=Path, default=None, metavar="FILE",
+                     help="solved layout: walls, goals ('.' or '*') and the player (default: a random room per attempt)")
+    pdb.add_argument("--variant", choices=("simple", "novelty", "compound"), default="compound",
+                     help="node order: simple [kC, h], novelty [w(h), h], compound [w(h), kC, h] (default)")
+    pdb.add_argument("--pattern", type=int, choices=range(1, 6), default=3, metavar="K",
+                     help="pattern database size k of h^PDB_k, 1..5 (default 3)")
+    pdb.add_argument("--expansions", type=positive_int, default=4000, metavar="N",
+                     help="node expansions per search (4000)")
+    pdb.add_argument("--memory-mb", type=_positive_float, default=256.0, metavar="MB",
+                     help="cap on the search's estimated memory; the search stops there with its best level (256)")
+    mcts = parser.add_argument_group("mcts")
+    mcts.add_argument("--iterations", type=positive_int, default=1500, metavar="N",
+                      help="tree iterations per search (1500)")
+    ppo = parser.add_argument_group("ppo")
+    ppo.add_argument("--policy", type=Path, default=None, metavar="FILE",
+                     help="PPO policy from 'ggp train-sokoban' (default: the shipped 5x5 turtle policy)")
     parser.set_defaults(run=_run_sokoban)
-
-
-# --- PPO / PCGRL (issue 15) ---
-def _run_sokoban_ppo(args: argparse.Namespace) -> int:
-    """``--method ppo``: every solvable level the policy makes, trivial or not, with its optimal solution."""
-    from ggp.files import write_atomic
-    from ggp.translators.sokoban.level import levels_to_text
-    from ggp.translators.sokoban.methods.ppo import DEFAULT_POLICY, PpoStats, generate_ppo, load_policy
-    from ggp.translators.sokoban.solver import SolverLimits
-
-    policy = args.policy or DEFAULT_POLICY
-    if args.size:
-        width, height = args.size
-    else:
-        loaded = load_policy(policy)
-        width, height = loaded.width, loaded.height
-    stats = PpoStats()
-    limits = SolverLimits(max_nodes=args.max_nodes, max_seconds=args.max_seconds)
-    found = generate_ppo(policy, width, height, args.count, args.seed, limits=limits,
-                         max_attempts=args.max_attempts, stats=stats)
-    report = sys.stdout if args.out else sys.stderr
-    comments = []
-    for item in found:
-        d = item.difficulty
-        line = (f"pushes {d.pushes} moves {d.moves} PSH {d.psh:.3f} LEN {d.len:.3f} fill {d.fill:.3f} "
-                f"size {d.width}x{d.height} non-trivial {'yes' if d.non_trivial else 'no'}")
-        print(f"{item.level.title}: {line}", file=report)
-        comments.append(f"{line}\noptimal solution ({len(item.solution)} moves): {item.solution}")
-    text = levels_to_text([item.level for item in found], comments)
-    if args.out:
-        write_atomic(args.out, text)
-    else:
-        sys.stdout.write(text)
-    outcomes = ", ".join(f"{name} {n}" for name, n in sorted(stats.outcomes.items()))
-    print(f"{len(found)} level(s) from {stats.attempts} episodes ({outcomes})", file=report)
-    if len(found) < args.count:
-        print(f"ggp generate: only {len(found)} of {args.count} levels found; raise --max-attempts", file=sys.stderr)
-        return 1
-    return 0
-# --- end PPO ---
 
 
 def _run_sbg(args: argparse.Namespace) -> int:

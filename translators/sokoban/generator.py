@@ -86,13 +86,17 @@ class Generated:
 class GenerationStats:
     """Counts per attempt outcome (``accepted``, ``trivial``, ``too-large``, ``invalid``...).
 
-    ``sym_seconds`` and ``solve_seconds`` split the CPU time between building candidates and
-    scoring them with the optimal solvers.
+    ``sym_seconds`` and ``solve_seconds`` split the CPU time between building candidates (by any
+    method) and scoring them with the optimal solvers. ``messages`` are notes for the user (a PDB
+    search stopped by its memory cap); ``peak_bytes`` the largest estimated size of a method's search
+    tables (PDB and MCTS; 0 for SYM, whose state is a few small sets).
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
     sym_seconds: float = 0.0
     solve_seconds: float = 0.0
+    messages: list[str] = field(default_factory=list)
+    peak_bytes: int = 0
 
     @property
     def attempts(self) -> int:
@@ -300,8 +304,11 @@ def _mark_pushes(start: Cell, boxes: set[Cell], letters: list[str]) -> str:
     return "".join(out)
 
 
-def _render(floor: set[Cell], goals: set[Cell], boxes: set[Cell], player: Cell) -> str:
-    """Clean-up: crop to the floor plus a wall border; walls with no floor around become spaces."""
+def render_cells(floor: set[Cell], goals: set[Cell], boxes: set[Cell], player: Cell) -> str:
+    """Clean-up: crop to the floor plus a wall border; walls with no floor around become spaces.
+
+    Shared by every generator method (see :mod:`ggp.translators.sokoban.methods`).
+    """
     xs = [c[0] for c in floor]
     ys = [c[1] for c in floor]
     rows = []
@@ -335,7 +342,7 @@ def sym_attempt(settings: SymSettings, rng: random.Random) -> tuple[Level, str] 
     solution = _mark_pushes(player, set(boxes), undo) + "".join(forward)
     # Clean-up: keep the floor connected to the player (boxes do not block the fill).
     region = sym._reach(player, set())
-    text = _render(region, set(goals), set(boxes), player)
+    text = render_cells(region, set(goals), set(boxes), player)
     try:
         level = parse_level(text, "<sym>")
     except SokobanError as exc:

@@ -101,7 +101,9 @@ def measure(level: Level, limits: SolverLimits = DEFAULT_LIMITS, *, stop_if_triv
         raise SokobanError("level has no solution", level.pos)
     if stop_if_trivial and trivial(by_moves):
         return None
-    by_pushes = solve_pushes(level, limits)
+    # The solution with the fewest pushes seen so far bounds the push-optimal search.
+    fewest = min((s for s in (by_moves, known) if s is not None), key=lambda s: s.pushes)
+    by_pushes = solve_pushes(level, limits, known=fewest)
     if by_pushes is None:
         raise SokobanError("level has no solution", level.pos)
     return Difficulty(

@@ -110,7 +110,17 @@ class _Board:
             value = sum(self.dist[b] for b in bits(boxes))
         else:
             rows = [self.table[b] for b in bits(boxes)]
-            value = min(sum(row[g] for row, g in zip(rows, perm)) for perm in self.perms)
+            n = len(rows)
+            if n == 1:
+                value = rows[0][0]
+            elif n == 2:
+                (a0, a1), (b0, b1) = rows
+                value = min(a0 + b1, a1 + b0)
+            elif n == 3:  # the generator's default box count: the six assignments written out
+                (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = rows
+                value = min(a0 + b1 + c2, a0 + b2 + c1, a1 + b0 + c2, a1 + b2 + c0, a2 + b0 + c1, a2 + b1 + c0)
+            else:
+                value = min(sum(row[g] for row, g in zip(rows, perm)) for perm in self.perms)
         self.estimates[boxes] = value
         return value
 
@@ -165,6 +175,11 @@ class _Board:
     def frozen(self, boxes: int, c: int) -> bool:
         """True when the box on ``c`` closes a 2x2 block of walls and boxes not all on goals."""
         blocked = self.solid | boxes
+        w = self.w
+        # Every 2x2 square through c holds one horizontal and one vertical neighbour of c: most pushes
+        # fail this cheap test and skip the four square checks.
+        if not ((blocked >> (c - 1)) | (blocked >> (c + 1))) & 1 or not ((blocked >> (c - w)) | (blocked >> (c + w))) & 1:
+            return False
         loose = boxes & ~self.goals
         return any(square & blocked == square and square & loose for square in self.squares[c])
 
@@ -214,7 +229,11 @@ class _Budget:
         if stored > self.limits.max_nodes:
             raise SolverLimitError(f"too large: more than {self.limits.max_nodes:,} search states", self.pos)
         self.ticks += 1
-        if self.ticks % 512 == 0 and time.monotonic() > self.deadline:
+        if self.ticks % 512 == 0:
+            self.check_time()
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
             raise SolverLimitError(f"too large: more than {self.limits.max_seconds:g} s of search", self.pos)
 
 
@@ -228,10 +247,16 @@ def _unwind(parents: dict[object, tuple[object, int, int, str] | None], key: obj
     return list(reversed(pushes))
 
 
-def solve_pushes(level: Level, limits: SolverLimits = DEFAULT_LIMITS) -> Solution | None:
+def solve_pushes(
+    level: Level, limits: SolverLimits = DEFAULT_LIMITS, *, known: Solution | None = None
+) -> Solution | None:
     """A push-optimal solution (fewest pushes; its walks are shortest per push), or None if unsolvable.
 
-    Breadth-first over (box set, player region). Raises :class:`SolverLimitError` past the limits.
+    Breadth-first over (box set, player region). ``known``, any solution of the level, turns the
+    search into a bounded optimality check: only solutions with fewer pushes than ``known`` are
+    looked for (states whose depth plus the push lower bound reaches its count are dropped), and
+    when there is none ``known`` itself is returned, being push-optimal. Raises
+    :class:`SolverLimitError` past the limits.
     """
     board = _Board(level)
     budget = _Budget(limits, level)
@@ -239,16 +264,17 @@ def solve_pushes(level: Level, limits: SolverLimits = DEFAULT_LIMITS) -> Solutio
         return Solution("", 1)
     if board.boxes & ~board.live:
         return None
+    bound = known.pushes - 1 if known is not None else _FAR
     start = (board.boxes, board.region(board.player, board.boxes))
     parents: dict[object, tuple[object, int, int, str] | None] = {start: None}
-    queue = deque([start])
+    queue = deque([(start, 0)])
     while queue:
-        key = queue.popleft()
+        key, depth = queue.popleft()
         boxes, reach = key
         for b, s, letter in board.pushes(reach, boxes):
             t = b + s
             nboxes = (boxes & ~(1 << b)) | (1 << t)
-            if board.frozen(nboxes, t):
+            if board.frozen(nboxes, t) or depth + 1 + board.estimate(nboxes) > bound:
                 continue
             child = (nboxes, board.region(b, nboxes))
             if child in parents:
@@ -258,8 +284,8 @@ def solve_pushes(level: Level, limits: SolverLimits = DEFAULT_LIMITS) -> Solutio
                 pushes = _unwind(parents, child)
                 return Solution(board.spell(pushes), len(parents))
             budget.check(len(parents))
-            queue.append(child)
-    return None
+            queue.append((child, depth + 1))
+    return Solution(known.moves, len(parents)) if known is not None else None
 
 
 def solve_moves(
@@ -269,10 +295,15 @@ def solve_moves(
 
     A* over (box set, player cell after a push), each edge a shortest walk plus one push; the
     heuristic (the cheapest assignment of boxes to goals by push distance) is consistent.
-    ``known``, any solution of the level, lets the search drop states that cannot beat it. Raises
+    ``known``, any solution of the level, turns the search into a bounded optimality check: only
+    solutions shorter than ``known`` are looked for (states with g + h at or above its length are
+    dropped), and when there is none ``known`` itself is returned, being move-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
-    return _search_moves(level, limits, 1, known.length if known is not None else None)
+    if known is None:
+        return _search_moves(level, limits, 1, None)[0]
+    found, explored = _search_moves(level, limits, 1, known.length - 1)
+    return found if found is not None else Solution(known.moves, explored)
 
 
 def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int = 3) -> Solution | None:
@@ -281,20 +312,22 @@ def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int
     Much faster than :func:`solve_moves` on levels with long walks; its length is an upper bound on
     the optimum, which is enough to show that a level is trivial. Same errors as :func:`solve_moves`.
     """
-    return _search_moves(level, limits, weight, None)
+    return _search_moves(level, limits, weight, None)[0]
 
 
-def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> Solution | None:
+def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> tuple[Solution | None, int]:
+    """The solution found (None: none within ``bound`` moves) and the number of states stored."""
     board = _Board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
-        return Solution("", 1)
+        return Solution("", 1), 1
     if board.boxes & ~board.live:
-        return None
+        return None, 1
     # The hot loop: board fields in locals, a state key is one int (boxes above the player cell).
     floor, live, goals, w, dirs = board.floor, board.live, board.goals, board.w, board.dirs
-    frozen, estimate = board.frozen, board.estimate
+    frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
     shift = (level.width * level.height).bit_length()
+    max_nodes = limits.max_nodes
     start = (board.boxes << shift) | board.player
     best: dict[int, int] = {start: 0}
     parents: dict[object, tuple[object, int, int, str] | None] = {start: None}
@@ -310,7 +343,7 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
             continue
         boxes, player = key >> shift, key & ((1 << shift) - 1)
         if boxes == goals:
-            return Solution(board.spell(_unwind(parents, key)), len(parents))
+            return Solution(board.spell(_unwind(parents, key)), len(parents)), len(parents)
         free = floor & ~boxes
         reach = frontier = 1 << player
         layers = [frontier]
@@ -332,7 +365,9 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 b = low.bit_length() - 1
                 t = b + s
                 nboxes = (boxes ^ low) | (1 << t)
-                if frozen(nboxes, t):
+                blocked = solid | nboxes  # the cheap part of frozen(), inline: this loop is the hot spot
+                if (((blocked >> (t - 1)) | (blocked >> (t + 1))) & 1 and ((blocked >> (t - w)) | (blocked >> (t + w))) & 1
+                        and frozen(nboxes, t)):
                     continue
                 stand = b - s
                 walk = 0
@@ -342,11 +377,17 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 child = (nboxes << shift) | b
                 if best.get(child, ng + 1) <= ng:
                     continue
-                nh = estimate(nboxes)
+                nh = estimates.get(nboxes)
+                if nh is None:
+                    nh = estimate(nboxes)
                 if nh >= _FAR or ng + nh > cutoff:
                     continue
                 best[child] = ng
                 parents[child] = (key, b, s, letter)
                 push(heap, (ng + weight * nh, -ng, next(counter), child))
-                budget.check(len(parents))
-    return None
+                stored = len(parents)
+                if stored > max_nodes:
+                    budget.check(stored)  # raises
+                if not stored & 511:  # the clock, every 512 states
+                    budget.check_time()
+    return None, len(parents)

@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["level", "moves", "solver", "metrics", "generator", "to_gdl", "methods.ppo_env"]
+MODULES = ["level", "moves", "solver", "metrics", "generator", "to_gdl", "methods.ppo_env", "methods", "methods.layout",
+           "methods.pdb", "methods.mcts"]
 
 
 @pytest.mark.parametrize("name", MODULES)

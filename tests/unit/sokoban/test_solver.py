@@ -11,7 +11,14 @@ from ggp.errors import SokobanError
 from ggp.translators.sokoban.level import parse_level
 from ggp.translators.sokoban.metrics import fill_ratio, measure
 from ggp.translators.sokoban.moves import replay, solves
-from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits, quick_moves, solve_moves, solve_pushes
+from ggp.translators.sokoban.solver import (
+    Solution,
+    SolverLimitError,
+    SolverLimits,
+    quick_moves,
+    solve_moves,
+    solve_pushes,
+)
 from tests.unit.sokoban.levels import DEAD, KNOWN, L1, L2, L3, Known
 
 
@@ -121,3 +128,26 @@ def test_generate_names_the_solver_limits_when_candidates_are_too_large(capsys: 
     assert code == 1
     err = capsys.readouterr().err
     assert "3 candidate(s) were too large for the solver limits (1 search states, 20 s)" in err
+
+
+_BACK = {"u": "d", "d": "u", "l": "r", "r": "l"}
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.name)
+def test_a_known_solution_makes_a_bounded_check_that_keeps_the_optimum(known: Known) -> None:
+    level = parse_level(known.text)
+    optimal_moves, optimal_pushes = solve_moves(level), solve_pushes(level)
+    assert optimal_moves is not None and optimal_pushes is not None
+    # An optimal known solution comes back as it is: nothing shorter exists.
+    again = solve_moves(level, known=optimal_moves)
+    assert again is not None and again.moves == optimal_moves.moves
+    pushes_again = solve_pushes(level, known=optimal_pushes)
+    assert pushes_again is not None and pushes_again.pushes == known.pushes
+    # A longer known solution (a step out and back first, where the player can step) is beaten.
+    steps = [a for a in "udlr" if solves(level, a + _BACK[a] + optimal_moves.moves)]
+    if not steps:
+        return  # L1: the player's only move is the push
+    detour = Solution(steps[0] + _BACK[steps[0]] + optimal_moves.moves, 0)
+    by_moves, by_pushes = solve_moves(level, known=detour), solve_pushes(level, known=detour)
+    assert by_moves is not None and by_moves.length == known.moves and solves(level, by_moves.moves)
+    assert by_pushes is not None and by_pushes.pushes == known.pushes and solves(level, by_pushes.moves)

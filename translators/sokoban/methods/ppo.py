@@ -20,14 +20,16 @@ import logging
 import random
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ggp.errors import GgpError, SokobanError
 from ggp.files import read_bytes, write_atomic
-from ggp.translators.sokoban.generator import GENERATOR_LIMITS, Generated
+from ggp.translators.sokoban.generator import GENERATOR_LIMITS, Generated, GenerationStats
 from ggp.translators.sokoban.level import Level
+from ggp.translators.sokoban.methods.base import MethodOptions
 from ggp.translators.sokoban.metrics import Difficulty, measure
 from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits, solve_moves
 
@@ -238,6 +240,21 @@ def generate_ppo(
     ``stats`` and dropped. Stops after ``max_attempts`` episodes (default ``200 * count``).
     Raises :class:`SokobanError` for a bad policy file or a size it was not trained for.
     """
+    return list(iter_ppo(policy, width, height, count, seed, limits=limits, max_attempts=max_attempts, stats=stats))
+
+
+def iter_ppo(
+    policy: Path,
+    width: int,
+    height: int,
+    count: int,
+    seed: int = 0,
+    *,
+    limits: SolverLimits = GENERATOR_LIMITS,
+    max_attempts: int | None = None,
+    stats: PpoStats | None = None,
+) -> Iterator[Generated]:
+    """:func:`generate_ppo` one level at a time (a caller with a time budget stops when it likes)."""
     import torch
 
     loaded = load_policy(policy)
@@ -250,9 +267,9 @@ def generate_ppo(
     stats = stats if stats is not None else PpoStats()
     rules = PcgrlSokoban(loaded.representation, width, height)
     env = wrap_rules(rules)
-    found: list[Generated] = []
+    found = 0
     for attempt in range(max_attempts if max_attempts is not None else 200 * count):
-        if len(found) >= count:
+        if found >= count:
             break
         episode_seed = random.Random(f"{seed}:{attempt}").getrandbits(31)
         torch.manual_seed(episode_seed)
@@ -272,11 +289,11 @@ def generate_ppo(
         solution, difficulty = kept
         stats.outcomes["accepted"] += 1
         title = f"ppo {loaded.representation} {width}x{height} seed {seed} attempt {attempt}"
-        found.append(Generated(
+        found += 1
+        yield Generated(
             Level(level.width, level.height, level.walls, level.floor, level.goals, level.boxes, level.player, title),
             solution, difficulty, seed, attempt,
-        ))
-    return found
+        )
 
 
 def _score(level: Level, limits: SolverLimits, stats: PpoStats) -> tuple[str, Difficulty] | None:
@@ -290,3 +307,29 @@ def _score(level: Level, limits: SolverLimits, stats: PpoStats) -> tuple[str, Di
     except SolverLimitError:
         stats.outcomes["too-large"] += 1
         return None
+
+
+def generate_ppo_method(options: MethodOptions, count: int, seed: int, stats: GenerationStats) -> Iterator[Generated]:
+    """The registry's entry: :func:`generate_ppo` with ``options.policy`` (default the shipped one).
+
+    The board size defaults to the policy's; the PPO method keeps trivial levels whatever
+    ``options.keep_trivial`` says (the thesis's PPO made no non-trivial level).
+    """
+    policy = options.policy or DEFAULT_POLICY
+    if options.width is None or options.height is None:
+        loaded = load_policy(policy)
+        width, height = options.size((loaded.width, loaded.height))
+    else:
+        width, height = options.width, options.height
+    own = PpoStats()
+    clock = time.process_time()
+    seen = own.outcomes.copy()
+    for item in iter_ppo(policy, width, height, count, seed, limits=options.limits,
+                         max_attempts=options.max_attempts, stats=own):
+        stats.sym_seconds += time.process_time() - clock
+        stats.outcomes.update(own.outcomes - seen)
+        seen = own.outcomes.copy()
+        yield item
+        clock = time.process_time()
+    stats.sym_seconds += time.process_time() - clock
+    stats.outcomes.update(own.outcomes - seen)
