@@ -43,7 +43,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
                         help="game files: .kif, or .sbg / Sokoban levels, validated as their GDL translation")
     parser.add_argument("--json", action="store_true", help="print findings as one JSON list")
-    parser.add_argument("--strict", action="store_true", help="goal values outside 0..100 and negative cycles on relations (locally stratified games) are errors")
+    parser.add_argument("--strict", action="store_true",
+                        help="goal values outside 0..100 and negative cycles on relations (locally stratified "
+                        "games) are errors")
     parser.add_argument("--simulate", type=_positive, metavar="N", default=None,
                         help="also run N seeded random playouts (simulation checks)")
     parser.add_argument("--depth", type=_positive, metavar="D", default=DEFAULT_DEPTH,

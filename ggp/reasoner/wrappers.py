@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ggp.errors import GgpError, ReasonerError
+from ggp.errors import GgpError, NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.machine import (
     JointMove,
@@ -168,7 +168,8 @@ def first_that_builds(description: Description, candidates: Sequence[tuple[str, 
 
     A candidate that raises :class:`ReasonerError` (the game is too big to ground or to compile within
     its limits) is logged at WARNING with the reason and the next one is tried; the last one's error
-    propagates. The choice is logged at INFO. This is the one fallback mechanism of the engines
+    propagates; :class:`~ggp.errors.NotStratifiedError` (a ground negative cycle) propagates at once,
+    as no other engine would play such a game. The choice is logged at INFO. This is the one fallback mechanism of the engines
     (``auto``: ground once, else per state; ``circuit``: compile, else clingo).
     """
     if not candidates:
@@ -176,6 +177,8 @@ def first_that_builds(description: Description, candidates: Sequence[tuple[str, 
     for index, (name, build) in enumerate(candidates):
         try:
             machine = build(description)
+        except NotStratifiedError:
+            raise  # no engine can give a ground negative cycle one meaning
         except ReasonerError as exc:
             if index == len(candidates) - 1:
                 raise
