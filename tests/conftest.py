@@ -65,6 +65,7 @@ def known_unsupported() -> dict[str, str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "prerequisite(available, reason): needs something outside the repository")
+    config.addinivalue_line("markers", "slow: several seconds or more (CI runs them; -m 'not slow' skips them locally)")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

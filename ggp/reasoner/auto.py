@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from ggp.errors import ReasonerError
+from ggp.errors import NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.clingo_machine import cached_clingo_machine
 from ggp.reasoner.machine import GroundingLimits, StateMachine
@@ -34,9 +34,9 @@ GROUND_ONCE_SECONDS = 10.0
 GROUND_ONCE_ATOMS = 2_000_000
 """Default ground-atom budget for the ground-once attempt."""
 
-_FAILED: dict[Description, GroundingLimits] = {}
-"""Games whose ground-once attempt failed in this process, with the limits it had (an arena plays many
-matches of one game: only the first pays for the attempt)."""
+_FAILED: dict[Description, tuple[GroundingLimits, str]] = {}
+"""Games whose ground-once attempt failed in this process, with the limits it had and why (an arena plays
+many matches of one game: only the first pays for the attempt)."""
 _FAILED_SIZE = 64
 
 
@@ -62,21 +62,36 @@ def choose_machine(
     attempt = auto_limits(limits, budget_seconds)
     candidates: list[tuple[str, Builder]] = []
     failed = _FAILED.get(description)
-    if failed is not None and failed.seconds >= attempt.seconds and failed.max_atoms >= attempt.max_atoms:
+    skipped = failed is not None and failed[0].seconds >= attempt.seconds and failed[0].max_atoms >= attempt.max_atoms
+    if skipped:
         log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
     else:
         candidates.append(("ground-once (clingo)", lambda game: _ground_once(game, attempt)))
     # The per-state reasoner grounds only the static relations, under the caller's (uncapped) limits.
     candidates.append(("per-state", lambda game: PerStateMachine(game, limits or GroundingLimits())))
-    return first_that_builds(description, candidates)
+    try:
+        return first_that_builds(description, candidates)
+    except NotStratifiedError:
+        raise
+    except ReasonerError as exc:
+        if not skipped or failed is None:
+            raise
+        # Name both engines, as when both were tried now (first_that_builds' one line).
+        prefix = f"{description.file}: "
+        why = str(exc)[len(prefix):] if str(exc).startswith(prefix) else str(exc)
+        raise ReasonerError(f"{description.file}: no engine can play this game within its limits: ground-once "
+                            f"(clingo): {failed[1]} (earlier in this process); per-state: {why}") from exc
 
 
 def _ground_once(description: Description, attempt: GroundingLimits) -> StateMachine:
     """The cached clingo engine, remembering a failure so later calls skip the attempt."""
     try:
         return cached_clingo_machine(description, attempt)
-    except ReasonerError:
+    except NotStratifiedError:
+        raise  # not a limit: no other engine is tried (first_that_builds)
+    except ReasonerError as exc:
         if len(_FAILED) >= _FAILED_SIZE:
             _FAILED.clear()
-        _FAILED[description] = attempt
+        prefix = f"{description.file}: "
+        _FAILED[description] = (attempt, str(exc)[len(prefix):] if str(exc).startswith(prefix) else str(exc))
         raise

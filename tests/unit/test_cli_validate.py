@@ -179,7 +179,7 @@ def test_simulate_runs_the_reasoner_checks_on_statically_valid_games(
     calls: list[tuple[int, int, int, bool, int]] = []
 
     def simulate_checks(description: Description, *, playouts: int, depth: int, seed: int,
-                        strict: bool, engine: str) -> list[Finding]:
+                        strict: bool, engine: str, limits: object) -> list[Finding]:
         assert engine == "auto"
         calls.append((playouts, depth, seed, strict, len(description.rules)))
         return [Finding("error", "s1", "depth bound hit in playout 1")]

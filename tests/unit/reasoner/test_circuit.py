@@ -13,7 +13,7 @@ import pytest
 from ggp.errors import IllegalMoveError, NotStratifiedError, ReasonerError
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.native import find_compiler
-from ggp.reasoner.circuit import CircuitError, CircuitStateMachine, make_fast_machine
+from ggp.reasoner.circuit import CircuitStateMachine, make_fast_machine
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
@@ -242,7 +242,7 @@ def test_a_game_over_the_node_limit_falls_back_to_clingo(caplog: pytest.LogCaptu
     with caplog.at_level(logging.WARNING):
         machine = make_fast_machine(game, LOCAL, max_nodes=3)
     assert isinstance(machine, CachedStateMachine) and isinstance(machine.inner, ClingoStateMachine)
-    assert "circuit node limit" in caplog.text and "trying the clingo engine" in caplog.text
+    assert "circuit node limit" in caplog.text and "playing it with the clingo engine" in caplog.text
     assert isinstance(make_fast_machine(game, LOCAL), CircuitStateMachine)
 
 
