@@ -68,3 +68,9 @@ def test_the_ground_graph_check_finds_a_cycle_only_through_negation() -> None:
 def test_only_games_with_a_negative_relation_cycle_pay_for_the_ground_check() -> None:
     assert negative_relation_cycle(parse_kif(LOCALLY_STRATIFIED).rules)
     assert not negative_relation_cycle(parse_kif("(<= p (not q)) (<= q r)").rules)
+
+
+def test_a_static_cycle_found_in_an_isolated_child_is_still_a_not_stratified_error() -> None:
+    # The per-state engine computes static relations in a child process under the default limits.
+    with pytest.raises(NotStratifiedError, match=rf"^loop\.kif: {CYCLE_TEXT}: \(p [xy]\) <- not \(p [xy]\) <- not"):
+        make_machine(parse_kif(STATIC_CYCLE, "loop.kif"), "per-state", GroundingLimits(seconds=60, memory_mb=1024))
