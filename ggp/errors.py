@@ -50,6 +50,11 @@ class ReasonerError(GgpError):
     """The reasoner cannot answer: grounding limits hit, illegal joint move, no answer set."""
 
 
+class NotStratifiedError(ReasonerError):
+    """The game's ground program has a cycle through negation (no unique answer set): no engine can give
+    it one meaning, so engine fallbacks do not apply."""
+
+
 class IllegalMoveError(ReasonerError, ValueError):
     """A joint move that is not legal in the given state."""
 

@@ -34,9 +34,9 @@ def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> st
         raise GdlSyntaxError("not UTF-8 text", SourcePos(name, line, column)) from None
 
 
-def load_kif(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> Description:
-    """Read and parse a KIF file (a path or a file name)."""
-    return parse_kif(read_text(path, max_bytes=max_bytes), str(path))
+def load_kif(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS, case_sensitive: bool = False) -> Description:
+    """Read and parse a KIF file (a path or a file name); ``case_sensitive`` as in :func:`~ggp.gdl.parser.parse_kif`."""
+    return parse_kif(read_text(path, max_bytes=max_bytes), str(path), case_sensitive=case_sensitive)
 
 
 def read_bytes(path: str | os.PathLike[str], *, max_bytes: int) -> bytes | None:

@@ -16,6 +16,9 @@ SHARED = Path(os.environ.get("GGP_SHARED", ROOT.parent / "shared"))
 CORPUS = SHARED / "gdl-corpus"
 TRACES = SHARED / "traces"
 KNOWN_UNSUPPORTED = ROOT / "tests" / "known_unsupported.txt"
+CASE_SENSITIVE_GAMES: frozenset[str] = frozenset({"wargame03"})
+"""Corpus games whose reference trace depends on ggp-base comparing names case-sensitively: replayed with
+``load_kif(..., case_sensitive=True)`` (docs/reasoner.md, "Names and case")."""
 
 
 def kif_games() -> list[Path]:
@@ -65,6 +68,7 @@ def known_unsupported() -> dict[str, str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "prerequisite(available, reason): needs something outside the repository")
+    config.addinivalue_line("markers", "slow: several seconds or more (CI runs them; -m 'not slow' skips them locally)")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

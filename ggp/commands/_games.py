@@ -18,11 +18,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ggp.errors import InputError
 from ggp.gdl.terms import Description
-from ggp.reasoner.machine import StateMachine
+from ggp.reasoner.machine import GroundingLimits, StateMachine
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +31,11 @@ SBG_SUFFIXES = (".sbg",)
 SOKOBAN_SUFFIXES = (".sok", ".xsb", ".txt")
 DEFAULT_ENGINE = "auto"
 """Every command that reasons defaults to ``auto`` (ggp.reasoner.auto: ground once when that fits its
-budget, else reason per state; the choice is logged at INFO)."""
+budget, else reason per state, else prove top-down; the choice is logged at INFO)."""
 ENGINE_HELP = ("reasoner engine: auto (the default: ground once with clingo when that fits 10 s and 2M atoms, else "
                "per-state, else the top-down prover), clingo, circuit, naive, per-state or prover")
+CASE_HELP = ("read KIF names case-sensitively, as ggp-base does (only GDL keywords ignore case); GDL itself ignores "
+             "case (docs/reasoner.md)")
 FORMATS_HELP = "a game: FILE.kif, FILE.sbg, a Sokoban level FILE.sok/.xsb/.txt[#K], or a name in kif/ (e.g. ticTacToe)"
 
 
@@ -71,8 +73,55 @@ def game_path(spec: str | Path) -> tuple[Path, int]:
     return path, level
 
 
-def load_game(spec: str | Path) -> LoadedGame:
-    """Read and, when needed, translate the game ``spec`` names; raises a positioned InputError."""
+def add_limit_options(parser: Any) -> None:
+    """``--max-seconds`` and ``--max-memory-mb``: the grounding limits of the commands that build a machine."""
+    parser.add_argument("--max-seconds", type=_positive_float, default=None, metavar="S",
+                        help="time limit of each grounding phase, in a child process (default 60; auto's "
+                        "ground-once attempt is capped at 10)")
+    parser.add_argument("--max-memory-mb", type=_positive_int, default=None, metavar="MB",
+                        help="memory limit of each grounding phase's child process (default 4096)")
+
+
+def grounding_limits(args: Any) -> GroundingLimits | None:
+    """The limits the options give, or None (each engine's defaults) when neither is given."""
+    if args.max_seconds is None and args.max_memory_mb is None:
+        return None
+    defaults = GroundingLimits()
+    return GroundingLimits(seconds=args.max_seconds or defaults.seconds,
+                           memory_mb=args.max_memory_mb or defaults.memory_mb)
+
+
+def _positive_float(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    import argparse
+
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
+
+
+def add_case_option(parser: Any) -> None:
+    """The ``--case-sensitive`` option of the commands that read KIF."""
+    parser.add_argument("--case-sensitive", action="store_true", help=CASE_HELP)
+
+
+def load_game(spec: str | Path, *, case_sensitive: bool = False) -> LoadedGame:
+    """Read and, when needed, translate the game ``spec`` names; raises a positioned InputError.
+
+    ``case_sensitive`` reads a KIF file's names as written (:func:`ggp.gdl.parser.parse_kif`); it does
+    not apply to translated games, whose names the translators write.
+    """
     from ggp.files import read_text
     from ggp.gdl.parser import parse_kif
     from ggp.gdl.printer import to_kif
@@ -82,7 +131,7 @@ def load_game(spec: str | Path) -> LoadedGame:
     name = path.stem
     if suffix in KIF_SUFFIXES:
         text = read_text(path)
-        return LoadedGame(name, path, parse_kif(text, str(path)), text)
+        return LoadedGame(name, path, parse_kif(text, str(path), case_sensitive=case_sensitive), text)
     if suffix in SBG_SUFFIXES:
         from ggp.translators.sbg.parser import parse_sbg
         from ggp.translators.sbg.to_gdl import translate

@@ -13,7 +13,7 @@ import sys
 from functools import partial
 from typing import Any
 
-from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option
 
 
 def register(subcommands: Any) -> None:
@@ -29,6 +29,7 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--games", type=int, default=10, metavar="N", help="number of games (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="base seed of players and fallbacks (default 0)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
+    add_case_option(parser)
     parser.add_argument("--max-steps", type=int, default=1000, metavar="N",
                         help="score a game as it stands after N joint moves (default 1000)")
     parser.add_argument("--json", action="store_true", help="print the games and standings as JSON")
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give one --player per role, e.g. --player mcts:iterations=200 --player random")
     for spec in args.player:
         make_player(spec)  # a bad spec fails before any game starts
-    machine = make_machine(load_game(args.game).description, args.engine)
+    machine = make_machine(load_game(args.game, case_sensitive=args.case_sensitive).description, args.engine)
     names = _names(args.player)
     roles = [machine.roles[i] for i in player_roles(machine)]
     makers = [partial(make_player, spec) for spec in args.player]

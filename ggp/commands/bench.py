@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
 
 
 def _positive_float(text: str) -> float:
@@ -38,6 +38,8 @@ def register(subcommands: Any) -> None:
     )
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
+    add_case_option(parser)
+    add_limit_options(parser)
     parser.add_argument("--seconds", type=_positive_float, default=10.0, metavar="S", help="time to run (default 10)")
     parser.add_argument("--batch", type=_non_negative, default=0, metavar="B",
                         help="playouts per batch call for engines that offer random_playouts (default 0: off)")
@@ -56,9 +58,9 @@ def run(args: argparse.Namespace) -> int:
     from ggp.reasoner.benchmark import bench
     from ggp.reasoner.engines import make_machine
 
-    description = load_game(args.game).description
+    description = load_game(args.game, case_sensitive=args.case_sensitive).description
     started = time.perf_counter()
-    machine = make_machine(description, args.engine)
+    machine = make_machine(description, args.engine, grounding_limits(args))
     setup = time.perf_counter() - started
     result = bench(machine, seconds=args.seconds, seed=args.seed, max_depth=args.depth, batch=args.batch,
                    engine=args.engine)

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
 
 
 def register(subcommands: Any) -> None:
@@ -25,6 +25,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("trace", type=Path, metavar="TRACE.json", help="trace file (the ../shared/traces format)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
+    add_case_option(parser)
+    add_limit_options(parser)
     parser.add_argument("--playouts", type=int, default=None, metavar="N", help="replay only the first N playouts")
     parser.set_defaults(run=run)
 
@@ -35,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
     from ggp.reasoner.engines import make_machine
     from ggp.reasoner.traces import load_trace, replay_trace
 
-    description = load_game(args.game).description
+    description = load_game(args.game, case_sensitive=args.case_sensitive).description
     trace = load_trace(args.trace)
-    machine = make_machine(description, args.engine)
+    machine = make_machine(description, args.engine, grounding_limits(args))
     result = replay_trace(machine, trace, max_playouts=args.playouts)
     print(f"{args.game}: {result.agreed}/{result.total} steps agree")
     if result.disagreement is not None:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
 
 
 def _positive(text: str) -> int:
@@ -34,6 +34,8 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--max-moves", type=_positive, default=200, metavar="M",
                         help="cut each playout after M joint moves (default 200)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
+    add_case_option(parser)
+    add_limit_options(parser)
     parser.add_argument("-o", "--output", type=Path, default=None, metavar="OUT.json",
                         help="output file (default: standard output)")
     parser.set_defaults(run=run)
@@ -45,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
     from ggp.reasoner.engines import make_machine
     from ggp.reasoner.traces import record_trace, trace_json_text
 
-    loaded = load_game(args.game)
+    loaded = load_game(args.game, case_sensitive=args.case_sensitive)
     description = loaded.description
-    machine = make_machine(description, args.engine)
+    machine = make_machine(description, args.engine, grounding_limits(args))
     trace = record_trace(
         machine, playouts=args.playouts, seed=args.seed, game=loaded.path.name,
         source=f"ggp {args.engine} reasoner", max_moves=args.max_moves,

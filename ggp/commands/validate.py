@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP
+from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, add_case_option, add_limit_options, grounding_limits
 
 if TYPE_CHECKING:
     from ggp.gdl.terms import Description
     from ggp.gdl.validator import Finding
+    from ggp.reasoner.machine import GroundingLimits
 
 DEFAULT_DEPTH = 1000
 """Step bound of each simulated playout (spec §6.3)."""
@@ -29,7 +30,7 @@ class _SimulateChecks(Protocol):
     """Signature of ``ggp.reasoner.simulate.simulate_checks`` (random-playout checks, spec §6.3)."""
 
     def __call__(self, description: Description, *, playouts: int, depth: int, seed: int,
-                 strict: bool, engine: str) -> list[Finding]: ...
+                 strict: bool, engine: str, limits: GroundingLimits | None) -> list[Finding]: ...
 
 
 def register(subcommands: Any) -> None:
@@ -43,13 +44,17 @@ def register(subcommands: Any) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
                         help="game files: .kif, or .sbg / Sokoban levels, validated as their GDL translation")
     parser.add_argument("--json", action="store_true", help="print findings as one JSON list")
-    parser.add_argument("--strict", action="store_true", help="goal values outside 0..100 are errors")
+    parser.add_argument("--strict", action="store_true",
+                        help="goal values outside 0..100 and negative cycles on relations (locally stratified "
+                        "games) are errors")
     parser.add_argument("--simulate", type=_positive, metavar="N", default=None,
                         help="also run N seeded random playouts (simulation checks)")
     parser.add_argument("--depth", type=_positive, metavar="D", default=DEFAULT_DEPTH,
                         help=f"step bound of each playout (default {DEFAULT_DEPTH})")
     parser.add_argument("--seed", type=int, metavar="S", default=0, help="random seed (default 0)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help="with --simulate: " + ENGINE_HELP)
+    add_case_option(parser)
+    add_limit_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -106,9 +111,9 @@ def _check_file(path: Path, args: argparse.Namespace,
 
     try:
         if path.suffix.lower() in KIF_SUFFIXES or not path.is_file():
-            description = parse_kif(read_text(path), str(path))
+            description = parse_kif(read_text(path), str(path), case_sensitive=args.case_sensitive)
         else:
-            description = load_game(path).description
+            description = load_game(path, case_sensitive=args.case_sensitive).description
     except InputError as exc:
         return [Finding("error", "syntax", exc.message, exc.pos)], False
     except OSError as exc:
@@ -118,7 +123,7 @@ def _check_file(path: Path, args: argparse.Namespace,
         return findings, False
     try:
         findings += simulate(description, playouts=args.simulate, depth=args.depth, seed=args.seed,
-                             strict=args.strict, engine=args.engine)
+                             strict=args.strict, engine=args.engine, limits=grounding_limits(args))
     except GgpError as exc:
         findings.append(Finding("error", "simulate", str(exc)))
     return findings, True

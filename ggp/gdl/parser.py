@@ -22,6 +22,8 @@ import lark
 
 from ggp.errors import GdlSyntaxError, SourcePos
 from ggp.gdl.terms import (
+    KEYWORDS,
+    RESERVED,
     Atom,
     Const,
     Description,
@@ -196,9 +198,14 @@ def _unclosed(text: str, file: str) -> SourcePos:
 
 
 class _Converter:
-    """Turns s-expressions into terms and rules, collecting parse notes."""
+    """Turns s-expressions into terms and rules, collecting parse notes.
 
-    def __init__(self) -> None:
+    Names are held lower-case (GDL ignores case), except with ``case_sensitive``, where only the
+    keywords and ``not``/``or``/``distinct`` are, as in ggp-base.
+    """
+
+    def __init__(self, case_sensitive: bool = False) -> None:
+        self.case_sensitive = case_sensitive
         self.notes: list[ParseNote] = []
         self._spellings: dict[str, dict[str, SourcePos]] = {}
         self._parenthesised: set[str] = set()
@@ -210,13 +217,17 @@ class _Converter:
             self._spellings.setdefault(lowered, {}).setdefault(word.text, word.pos)
         else:
             self._spellings[lowered] = {word.text: word.pos}
+        if self.case_sensitive and lowered not in KEYWORDS and lowered not in RESERVED:
+            return word.text
         return lowered
 
     def spelling_table(self) -> tuple[tuple[str, str], ...]:
         """(name, first spelling in the source) for the names written with capitals somewhere, and
         ``(name, "(Spelling)")`` for names written as ``(name)`` with no arguments (ggp-base keeps those
         as zero-argument functions, so a move must be answered in that form)."""
-        table = []
+        table: list[tuple[str, str]] = []
+        if self.case_sensitive:
+            return ()  # names are held as written: nothing to map back
         for name, spellings in self._spellings.items():
             first = min(spellings, key=lambda s: (spellings[s].line, spellings[s].column))
             if name in self._parenthesised:
@@ -266,7 +277,7 @@ class _Converter:
     def var(self, word: Word) -> Var:
         if word.text == "?":
             raise GdlSyntaxError("'?' must be followed by a variable name", word.pos)
-        return Var(word.text[1:].lower())
+        return Var(word.text[1:] if self.case_sensitive else word.text[1:].lower())
 
     def atom(self, item: SExpr, what: str) -> Atom:
         if isinstance(item, Word):
@@ -319,26 +330,38 @@ class _Converter:
         )
 
 
-def description_from_sexprs(items: list[SExpr], file: str = "<string>") -> Description:
+def description_from_sexprs(items: list[SExpr], file: str = "<string>", *, case_sensitive: bool = False) -> Description:
     """Convert already-read s-expressions (e.g. the rules inside a START message) into rules."""
-    converter = _Converter()
+    converter = _Converter(case_sensitive)
     rules = tuple(converter.sentence(item) for item in items)
     notes = tuple(converter.notes + converter.capitalisation_notes())
     return Description(rules, file, notes, converter.spelling_table())
 
 
 def parse_kif(
-    text: str, file: str = "<string>", *, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH
+    text: str,
+    file: str = "<string>",
+    *,
+    max_chars: int = MAX_CHARS,
+    max_depth: int = MAX_DEPTH,
+    case_sensitive: bool = False,
 ) -> Description:
     """Parse a whole game description.
 
-    Raises :class:`GdlSyntaxError` (a ``ValueError``) with a position for anything that is not
-    well-formed KIF, including an empty description.
+    Names are compared case-insensitively, as GDL requires: they are held lower-case (the source's
+    spelling is kept in ``Description.spellings``). With ``case_sensitive`` they are held as written and
+    ``Cell`` and ``cell`` are two names, as in ggp-base (only the GDL keywords and ``not``/``or``/
+    ``distinct`` ignore case); variables keep their case too. Raises :class:`GdlSyntaxError` (a
+    ``ValueError``) with a position for anything that is not well-formed KIF, including an empty
+    description.
+
+    >>> [str(rule) for rule in parse_kif("(ROLE x) (Cell A)", case_sensitive=True).rules]
+    ['(role x)', '(Cell A)']
     """
     items = read_sexprs(text, file, max_chars=max_chars, max_depth=max_depth)
     if not items:
         raise GdlSyntaxError("empty description: no sentences found", SourcePos(file, 1, 1))
-    return description_from_sexprs(items, file)
+    return description_from_sexprs(items, file, case_sensitive=case_sensitive)
 
 
 def sexpr_to_term(item: SExpr) -> Term:

@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from ggp.errors import GgpError, ReasonerError
+from ggp.errors import GgpError, NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.clingo_machine import cached_clingo_machine
 from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
@@ -78,9 +78,9 @@ _PREFER_PROVER: dict[Description, bool] = {}
 """Games whose grounded machine was timed against the prover in this process, and the verdict (a second
 choice for the game must not differ because the first one warmed the answer caches)."""
 
-_FAILED: dict[Description, GroundingLimits] = {}
-"""Games whose ground-once attempt failed in this process, with the limits it had (an arena plays many
-matches of one game: only the first pays for the attempt)."""
+_FAILED: dict[Description, tuple[GroundingLimits, str]] = {}
+"""Games whose ground-once attempt failed in this process, with the limits it had and why (an arena plays
+many matches of one game: only the first pays for the attempt)."""
 _FAILED_SIZE = 64
 
 _PER_STATE_FAILED: dict[Description, float] = {}
@@ -111,11 +111,12 @@ def choose_machine(
     attempt = auto_limits(limits, budget_seconds)
     candidates: list[tuple[str, Builder]] = []
     failed = _FAILED.get(description)
-    if failed is not None and failed.seconds >= attempt.seconds and failed.max_atoms >= attempt.max_atoms:
+    skipped = failed is not None and failed[0].seconds >= attempt.seconds and failed[0].max_atoms >= attempt.max_atoms
+    if skipped:
         log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
     else:
-        candidates.append(("ground-once (clingo; the prover when many times faster per step)",
-                           lambda game: _ground_once_or_faster(game, attempt, prover)))
+        # (The prover's speed check logs its verdict itself.)
+        candidates.append(("ground-once (clingo)", lambda game: _ground_once_or_faster(game, attempt, prover)))
     probed: list[ProverMachine | ReasonerError] = []
 
     def prover(game: Description) -> ProverMachine:
@@ -149,7 +150,24 @@ def choose_machine(
 
     candidates.append(("per-state", per_state))
     candidates.append(("prover", prover))
-    return first_that_builds(description, candidates)
+    try:
+        return first_that_builds(description, candidates)
+    except NotStratifiedError:
+        raise
+    except ReasonerError as exc:
+        if not skipped or failed is None:
+            raise
+        # Name the ground-once attempt too, as when every engine was tried now (first_that_builds' one line).
+        why = _without_file(str(exc), description.file)
+        why = why.removeprefix("no engine can play this game within its limits: ")
+        raise ReasonerError(f"{description.file}: no engine can play this game within its limits: ground-once "
+                            f"(clingo): {failed[1]} (earlier in this process); {why}") from exc
+
+
+def _without_file(message: str, file: str) -> str:
+    """An engine's error without its leading ``file: `` (the combined message names the game once)."""
+    prefix = f"{file}: "
+    return message[len(prefix):] if message.startswith(prefix) else message
 
 
 def _probe_playout(machine: StateMachine, steps: int = PROBE_STEPS, seed: int = 0) -> int:
@@ -212,7 +230,7 @@ def _probed_prover(description: Description, limits: GroundingLimits) -> ProverM
     try:
         _probe_playout(machine)
     except GgpError as exc:
-        return ReasonerError(f"{description.file}: the prover failed its probe playout: {exc}")
+        return ReasonerError(f"{description.file}: the prover failed its probe playout: {_without_file(str(exc), description.file)}")
     machine.limits = limits
     return machine
 
@@ -241,8 +259,10 @@ def _ground_once(description: Description, attempt: GroundingLimits) -> StateMac
     """The cached clingo engine, remembering a failure so later calls skip the attempt."""
     try:
         return cached_clingo_machine(description, attempt)
-    except ReasonerError:
+    except NotStratifiedError:
+        raise  # not a limit: no other engine is tried (first_that_builds)
+    except ReasonerError as exc:
         if len(_FAILED) >= _FAILED_SIZE:
             _FAILED.clear()
-        _FAILED[description] = attempt
+        _FAILED[description] = (attempt, _without_file(str(exc), description.file))
         raise

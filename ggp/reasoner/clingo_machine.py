@@ -42,6 +42,7 @@ from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_
 from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
 from ggp.reasoner.relations import relations_needed
+from ggp.reasoner.stratification import check_ground, watch
 from ggp.reasoner.wrappers import CachedStateMachine
 
 log = logging.getLogger(__name__)
@@ -219,6 +220,7 @@ class _Part:
         self.max_atoms = max_atoms
         self.fresh_program = rules_to_asp(rules) + "\n" + _SHOWN
         ctl = _new_control()
+        observer = watch(ctl, rules)
         ctl.add("base", [], main_program(description, fluents, moves, rules))
         started = time.process_time()
         try:
@@ -226,6 +228,9 @@ class _Part:
             self.ground_seconds = time.process_time() - started
         except RuntimeError as exc:
             raise ReasonerError(f"{description.file}: grounding phase '{name}' failed: {exc}") from exc
+        # A locally stratified game has one answer set per state; a ground negative cycle may have none or
+        # several, and clingo would silently pick one.
+        check_ground(ctl, observer, description.file)
         atoms = ctl.symbolic_atoms
         if (count := len(atoms)) > max_atoms:
             raise ReasonerError(

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, cast
 
-from ggp.errors import ReasonerError
+from ggp.errors import IllegalMoveError, NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.machine import GroundingLimits, StateMachine
 
@@ -80,7 +80,8 @@ def make_machine(
     so an unsafe, unstratified or otherwise invalid game is refused with a
     :class:`~ggp.errors.GdlValidationError` (with its position) before any grounding; pass
     ``validate=False`` only for descriptions that were validated already. Raises
-    :class:`ReasonerError` when the engine is unknown or grounding exceeds ``limits``.
+    :class:`ReasonerError` when the engine is unknown or grounding exceeds ``limits`` (one line that names
+    the game, the engine and the limit), :class:`~ggp.errors.NotStratifiedError` for a ground negative cycle.
     """
     name, _, option = engine.partition(":")
     factory = engine_factory(name)
@@ -94,9 +95,20 @@ def make_machine(
         from ggp.gdl.validator import check_or_raise
 
         check_or_raise(description)
-    if option:
-        return cast(Callable[..., StateMachine], factory)(description, limits, evaluator=option)
-    return factory(description, limits)
+    try:
+        if option:
+            return cast(Callable[..., StateMachine], factory)(description, limits, evaluator=option)
+        return factory(description, limits)
+    except (NotStratifiedError, IllegalMoveError):
+        raise
+    except ReasonerError as exc:
+        message = str(exc)
+        if "no engine can play this game" in message:
+            raise  # a fallback's one line names every engine it tried already
+        # One line that names the engine tried, besides the game and the limit hit.
+        prefix = f"{description.file}: "
+        reason = message[len(prefix):] if message.startswith(prefix) else message
+        raise ReasonerError(f"{description.file}: the {engine} engine cannot play this game: {reason}") from exc
 
 
 class KifSource(Protocol):

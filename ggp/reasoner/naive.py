@@ -25,6 +25,7 @@ from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.asp import rules_to_asp, symbol_to_term, term_to_symbol
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries
+from ggp.reasoner.stratification import check_ground, negative_relation_cycle, watch
 
 log = logging.getLogger(__name__)
 
@@ -51,16 +52,19 @@ class NaiveStateMachine(StateInfoQueries):
             raise ReasonerError(f"{description.file}: the game defines no role")
         self._role_index = {role: i for i, role in enumerate(self._roles)}
         self._program = rules_to_asp(description.rules) + "\n" + _SHOWN
+        self._check = negative_relation_cycle(description.rules)
         self._last: tuple[State, StateInfo] | None = None
         self.solve_count = 0
 
     def _answer(self, facts: list[str]) -> list[clingo.Symbol]:
         ctl = clingo.Control(["--warn=none"], logger=_clingo_logger)
+        observer = watch(ctl, self.description.rules) if self._check else None
         ctl.add("base", [], self._program + "\n" + "\n".join(facts))
         try:
             ctl.ground([("base", [])])
         except RuntimeError as exc:
             raise ReasonerError(f"{self.description.file}: grounding failed: {exc}") from exc
+        check_ground(ctl, observer, self.description.file)
         atoms = len(ctl.symbolic_atoms)
         if atoms > self.limits.max_atoms:
             raise ReasonerError(

@@ -12,12 +12,13 @@ from typing import Union
 
 import clingo
 
-from ggp.errors import ReasonerError
+from ggp.errors import NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Or, Rule, Term, Var, atoms_of
 from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.graphs import reachable
 from ggp.reasoner.asp import encode_name, rules_to_asp, symbol_to_term
 from ggp.reasoner.isolation import IsolationError, grounding_error, run_isolated
+from ggp.reasoner.stratification import check_ground, watch
 
 log = logging.getLogger(__name__)
 
@@ -132,15 +133,18 @@ def relations_needed(description: Description, targets: frozenset[str]) -> froze
     return frozenset(reachable(targets, uses))
 
 
-def _ground(program: str, file: str, phase: str, max_atoms: int) -> clingo.Control:
-    """A clingo control with ``program`` grounded; ReasonerError when grounding fails or makes more than
-    ``max_atoms`` atoms."""
+def _ground(program: str, file: str, phase: str, max_atoms: int, rules: Sequence[Rule] = ()) -> clingo.Control:
+    """A clingo control with ``program`` (the translation of ``rules``, when given) grounded; ReasonerError
+    when grounding fails or makes more than ``max_atoms`` atoms, NotStratifiedError when the ground
+    ``rules`` have a cycle through negation."""
     ctl = clingo.Control(["--warn=none"], logger=lambda code, message: log.debug("clingo: %s", message.strip()))
+    observer = watch(ctl, rules)
     ctl.add("base", [], program)
     try:
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise ReasonerError(f"{file}: grounding phase '{phase}' failed: {exc}") from exc
+    check_ground(ctl, observer, file)
     if (count := len(ctl.symbolic_atoms)) > max_atoms:
         raise ReasonerError(
             f"{file}: grounding phase '{phase}' made {count:,} atoms, more than the limit of {max_atoms:,}"
@@ -150,7 +154,7 @@ def _ground(program: str, file: str, phase: str, max_atoms: int) -> clingo.Contr
 
 def static_model(rules: Sequence[Rule], file: str, max_atoms: int) -> Facts:
     """Every fact of the given state-independent rules, computed once with clingo."""
-    ctl = _ground(rules_to_asp(rules), file, "static", max_atoms)
+    ctl = _ground(rules_to_asp(rules), file, "static", max_atoms, rules)
     symbols: list[clingo.Symbol] = []
     result = ctl.solve(on_model=lambda model: symbols.extend(model.symbols(atoms=True)))
     if not result.satisfiable:
@@ -171,7 +175,9 @@ def static_relation(
     ``input``). Raises :class:`ReasonerError` when grounding fails or exceeds ``max_atoms``."""
     needed = relations_needed(description, frozenset({name}))
     rules = [rule for rule in description.rules if rule.head.name in needed]
-    ctl = _ground(rules_to_asp(rules) + f"\n#show {encode_name(name)}/{arity}.", description.file, name, max_atoms)
+    ctl = _ground(
+        rules_to_asp(rules) + f"\n#show {encode_name(name)}/{arity}.", description.file, name, max_atoms, rules
+    )
     found: list[tuple[Term, ...]] = []
 
     def on_model(model: clingo.Model) -> None:
@@ -186,5 +192,7 @@ def isolated_static_model(rules: Sequence[Rule], file: str, max_atoms: int, seco
     try:
         facts: Facts = run_isolated(static_model, (list(rules), file, max_atoms), seconds=seconds, memory_mb=memory_mb)
     except IsolationError as exc:
+        if exc.kind == "failed" and ": not stratified: " in exc.detail:
+            raise NotStratifiedError(exc.detail) from None
         raise grounding_error(file, "static", exc, seconds, memory_mb) from None
     return facts

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 
-from ggp.errors import ReasonerError
+from ggp.errors import NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Const, Description, Distinct, Func, Not, Rule, Term, Var
 from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.graphs import reachable, strongly_connected_components
@@ -60,6 +60,7 @@ from ggp.reasoner.relations import (
     expand_or,
     isolated_static_model,
     static_model,
+    to_term,
 )
 from ggp.reasoner.relations import (
     atom_args as _args,
@@ -87,6 +88,9 @@ _TARGETS: dict[str, frozenset[RelKey]] = {
 }
 
 _RuleFunction = Callable[..., None]
+
+_SHOWN_UNDECIDED = 6
+"""Atoms named in the error for a group that is not stratified in some state."""
 
 
 class _Writer:
@@ -495,8 +499,15 @@ class RuleProgram:
                 break
             under = {key: fresh[key] for key in members}
         if any(under[key] != over[key] for key in members):
-            names = ", ".join(sorted({key[0] for key in members}))
-            raise ReasonerError(f"{self.file}: relations {names} depend negatively on each other (not stratified)")
+            # Atoms neither derived nor refuted: a ground cycle through negation in this state.
+            undecided = sorted(
+                str(to_term((key[0], *row)) if row else key[0])
+                for key in members for row in over[key] - under[key]
+            )
+            shown = ", ".join(undecided[:_SHOWN_UNDECIDED]) + (", ..." if len(undecided) > _SHOWN_UNDECIDED else "")
+            raise NotStratifiedError(
+                f"{self.file}: not stratified: ground atoms depend on their own negation in this state: {shown}"
+            )
         derived.update(under)
 
     def sources(self) -> str:

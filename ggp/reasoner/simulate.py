@@ -187,7 +187,9 @@ def simulate_checks(
         machine = make_machine(description, engine, limits, validate=False)
         base, inputs = _base_and_inputs(description, (limits or GroundingLimits()).max_atoms)
     except ReasonerError as exc:
-        return [Finding("error", "grounding", str(exc))]
+        message = str(exc)
+        prefix = f"{description.file}: "  # the finding is printed after the file name already
+        return [Finding("error", "grounding", message[len(prefix):] if message.startswith(prefix) else message)]
     try:
         initial = machine.initial_state()
     except GgpError as exc:

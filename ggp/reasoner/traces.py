@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ggp.errors import GgpError, InputError, ReasonerError
+from ggp.errors import GgpError, IllegalMoveError, InputError, ReasonerError
 from ggp.gdl.parser import parse_term
 from ggp.reasoner.machine import State, StateMachine
 from ggp.reasoner.playouts import require_legal
@@ -45,6 +45,12 @@ _EMPTY_FUNC = re.compile(r"\(([^\s()]+)\)")
 def normalize_term_text(text: str) -> str:
     """Canonical text for comparison: ``(f)`` (a zero-argument function) reads as ``f``."""
     return _EMPTY_FUNC.sub(r"\1", text)
+
+
+def _folded(text: str) -> str:
+    """Comparison text: the reference traces are lower-case KIF, and a game read with case-sensitive
+    names (``parse_kif(..., case_sensitive=True)``) prints its names as written."""
+    return normalize_term_text(text).lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,15 +189,15 @@ class ReplayResult:
 
 
 def _diff(expected: Sequence[str], got: Sequence[str]) -> str:
-    want = {normalize_term_text(x) for x in expected}
-    have = {normalize_term_text(x) for x in got}
+    want = {_folded(x) for x in expected}
+    have = {_folded(x) for x in got}
     missing = sorted(want - have)
     extra = sorted(have - want)
     return f"missing {missing}, extra {extra}"
 
 
 def _same(expected: Sequence[str], got: Sequence[str]) -> bool:
-    return {normalize_term_text(x) for x in expected} == {normalize_term_text(x) for x in got}
+    return {_folded(x) for x in expected} == {_folded(x) for x in got}
 
 
 def replay_trace(machine: StateMachine, trace: Trace, *, max_playouts: int | None = None) -> ReplayResult:
@@ -217,11 +223,27 @@ def replay_trace(machine: StateMachine, trace: Trace, *, max_playouts: int | Non
                 if step.terminal or step.does is None:
                     agreed += 1
                     break
-                state = machine.next_state(state, tuple(parse_term(move) for move in step.does))
+                state = _next(machine, state, step.does)
                 agreed += 1
         except (GgpError, ValueError) as exc:
             return ReplayResult(total, agreed, f"{where}: the engine failed: {exc}")
     return ReplayResult(total, agreed)
+
+
+def _next(machine: StateMachine, state: State, does: Sequence[str]) -> State:
+    """The successor after the trace's joint move; a move the machine spells with capitals (a game read
+    case-sensitively) is found among the legal moves by its lower-case text."""
+    moves = tuple(parse_term(move) for move in does)
+    try:
+        return machine.next_state(state, moves)
+    except IllegalMoveError:
+        spelled = []
+        for role, move, text in zip(machine.roles, moves, does):
+            legal = {_folded(str(m)): m for m in machine.legal_moves(state, role)}
+            spelled.append(legal.get(_folded(text), move))
+        if tuple(spelled) == moves:
+            raise
+        return machine.next_state(state, tuple(spelled))
 
 
 def _compare_step(machine: StateMachine, state: State, step: TraceStep) -> str | None:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ggp.errors import GgpError, ReasonerError
+from ggp.errors import GgpError, NotStratifiedError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.machine import (
     JointMove,
@@ -167,21 +167,43 @@ def first_that_builds(description: Description, candidates: Sequence[tuple[str, 
     """The machine of the first candidate engine that accepts the game, trying them in order.
 
     A candidate that raises :class:`ReasonerError` (the game is too big to ground or to compile within
-    its limits) is logged at WARNING with the reason and the next one is tried; the last one's error
-    propagates. The choice is logged at INFO. This is the one fallback mechanism of the engines
-    (``auto``: ground once, else per state; ``circuit``: compile, else clingo).
+    its limits) is logged at INFO and the next one is tried; when a later one builds, the refusal is
+    logged at WARNING with its reason. When every candidate refuses, one :class:`ReasonerError` names
+    the game, each engine tried and the limit it hit (one line, nothing logged before it).
+    :class:`~ggp.errors.NotStratifiedError` (a ground negative cycle) propagates at once, as no other
+    engine would play such a game. The choice is logged at INFO. This is the one fallback mechanism of
+    the engines (``auto``: ground once, else per state; ``circuit``: compile, else clingo).
     """
     if not candidates:
         raise ValueError("no candidate engines")
+    refusals: list[tuple[str, ReasonerError]] = []
     for index, (name, build) in enumerate(candidates):
         try:
             machine = build(description)
+        except NotStratifiedError:
+            raise  # no engine can give a ground negative cycle one meaning
         except ReasonerError as exc:
+            refusals.append((name, exc))
             if index == len(candidates) - 1:
-                raise
-            log.warning("%s: the %s engine cannot play this game (%s); trying the %s engine",
-                        description.file, name, exc, candidates[index + 1][0])
+                if len(refusals) == 1:
+                    raise
+                reasons = "; ".join(f"{engine}: {_without_file(str(error), description.file)}"
+                                    for engine, error in refusals)
+                raise ReasonerError(
+                    f"{description.file}: no engine can play this game within its limits: {reasons}"
+                ) from exc
+            log.info("%s: the %s engine cannot play this game (%s); trying the %s engine",
+                     description.file, name, exc, candidates[index + 1][0])
             continue
+        for refused, error in refusals:
+            log.warning("%s: the %s engine cannot play this game (%s); playing it with the %s engine",
+                        description.file, refused, error, name)
         log.info("%s: reasoner engine %s", description.file, name)
         return machine
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _without_file(message: str, file: str) -> str:
+    """An engine's error without its leading ``file: `` (the combined message names the game once)."""
+    prefix = f"{file}: "
+    return message[len(prefix):] if message.startswith(prefix) else message

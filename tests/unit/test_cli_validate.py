@@ -137,6 +137,21 @@ def test_strict_turns_out_of_range_goals_into_errors(tmp_path: Path, capsys: pyt
     assert f"{path}:8:1: error[goal-value]: goal value 150 is outside 0..100" in capsys.readouterr().out
 
 
+def test_a_locally_stratified_game_is_valid_unless_strict_and_a_ground_cycle_is_invalid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = write(tmp_path, GAME + "(<= (goal x 0) (not (goal x 100)))\n", "local.kif")
+    assert main(["validate", str(local)]) == 0
+    out = capsys.readouterr().out
+    assert f"{local}:9:1: warning[stratification]: " in out and "(locally stratified)" in out
+    assert main(["validate", "--strict", str(local)]) == 1
+    assert f"{local}:9:1: error[stratification]: " in capsys.readouterr().out
+    loop = write(tmp_path, GAME + "(<= p (not q))\n(<= q (not p))\n(<= terminal p)\n", "loop.kif")
+    assert main(["validate", str(loop)]) == 1
+    out = capsys.readouterr().out
+    assert f"{loop}:9:1: error[stratification]: a ground atom of 'p' depends on its own negation: p <- not q <- not p" in out
+
+
 def test_json_lists_every_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = write(tmp_path, GAME + "(init (c ?x))\n", "bad.kif")
     broken = write(tmp_path, "(role x", "broken.kif")
@@ -179,7 +194,7 @@ def test_simulate_runs_the_reasoner_checks_on_statically_valid_games(
     calls: list[tuple[int, int, int, bool, int]] = []
 
     def simulate_checks(description: Description, *, playouts: int, depth: int, seed: int,
-                        strict: bool, engine: str) -> list[Finding]:
+                        strict: bool, engine: str, limits: object) -> list[Finding]:
         assert engine == "auto"
         calls.append((playouts, depth, seed, strict, len(description.rules)))
         return [Finding("error", "s1", "depth bound hit in playout 1")]

@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ggp.errors import NotStratifiedError
 from ggp.gdl.terms import Term
 from ggp.graphs import reachable, strongly_connected_components
 from ggp.reasoner.circuit.extract import TRUE_ATOM, CircuitError, GroundProgram
@@ -206,7 +207,9 @@ class _Builder:
                 for atom in component:
                     for body in self.defs[atom]:
                         if any(lit < 0 and -lit in members for lit in body):
-                            raise CircuitError(f"{self.file}: the game is not stratified (recursion through negation)")
+                            raise NotStratifiedError(
+                                f"{self.file}: not stratified: ground atoms depend on their own negation"
+                            )
             # Fold constants decided by earlier components.
             for atom in component:
                 simplified = _simplify(self.defs.get(atom, ()), const)

@@ -19,6 +19,7 @@ from ggp.gdl.terms import Description, Term
 from ggp.reasoner.asp import symbol_to_term
 from ggp.reasoner.clingo_machine import _isolated_domain, compute_domain, main_program
 from ggp.reasoner.machine import GroundingLimits
+from ggp.reasoner.stratification import check_rules, negative_relation_cycle
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,10 @@ def ground_program(description: Description, limits: GroundingLimits, max_rules:
         ctl.ground([("base", [])])
     except RuntimeError as exc:  # clingo wraps exceptions raised in observer callbacks
         raise CircuitError(f"{description.file}: grounding for the circuit failed: {exc}") from exc
+    if negative_relation_cycle(description.rules):
+        # Locally stratified games compile (the builder orders ground atoms); a ground negative cycle is
+        # refused here with its atoms named, not as a circuit limit that another engine could lift.
+        check_rules(ctl, [((head,), body) for head, body in observer.rules], description.file)
     true_atoms: list[tuple[Term, int]] = []
     for atom in ctl.symbolic_atoms.by_signature("true", 1):
         if atom.is_external:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ggp.cli import main
+from ggp.reasoner import auto
 
 GAME = """(role a) (role b) (init (n 0)) (succ 0 1) (succ 1 2)
 (<= (legal a (up ?m)) (true (n ?k)) (succ ?k ?m)) (<= (legal a stay) (true (n ?k))) (legal b noop)
@@ -102,3 +103,52 @@ def test_bench_prints_a_readable_table(game: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     for label in ("playouts", "states", "mean depth", "state step"):
         assert label in out
+
+
+TOO_BIG = "(role a) {values} (init (at 0)) (<= (big ?a ?b ?c ?d ?e) (dom ?a) (dom ?b) (dom ?c) (dom ?d) (dom ?e))\n" \
+    "(<= (legal a (go ?a)) (true (at 0)) (big ?a ?b ?c ?d ?e)) (<= (next (at 1)) (does a (go ?x)))\n" \
+    "(<= terminal (true (at 1))) (goal a 100)\n"
+"""A 5-ary static relation over 100 constants: 10^10 ground atoms, which no engine grounds."""
+
+
+@pytest.mark.parametrize("command", ["replay", "validate"])
+def test_a_game_no_engine_can_ground_in_time_fails_with_one_line_naming_engines_and_limit(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(auto, "_FAILED", {})  # auto remembers failed games: start afresh
+    monkeypatch.setattr(auto, "_PER_STATE_FAILED", {})
+    game = tmp_path / "big.kif"
+    game.write_text(TOO_BIG.format(values=" ".join(f"(dom {n})" for n in range(100))))
+    trace = tmp_path / "big.json"
+    trace.write_text(json.dumps({"roles": ["a"], "playouts": []}))
+    args = ["replay", str(game), str(trace)] if command == "replay" else ["validate", "--simulate", "1", str(game)]
+    assert main([*args, "--max-seconds", "1", "--max-memory-mb", "1024"]) == 1
+    printed = capsys.readouterr()
+    lines = [line for line in (printed.err + printed.out).splitlines() if "no engine" in line]
+    assert len(lines) == 1, printed
+    assert lines[0].count(str(game)) == 1  # the game is named once
+    assert ("no engine can play this game within its limits: ground-once (clingo): grounding phase 'domain' "
+            "exceeded the time limit of 1 s; per-state: grounding phase 'per-state probe' exceeded the time limit of "
+            "1 s; prover: the prover failed its probe playout: the prover stopped a query after ") in lines[0]
+    if command == "replay":
+        assert printed.out == "" and printed.err == f"ggp replay: {lines[0].removeprefix('ggp replay: ')}\n"
+    else:
+        assert lines[0].startswith(f"{game}: error[grounding]: ")
+
+
+def test_case_sensitive_reading_keeps_names_apart_as_the_reference_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # wargame03's bug in small: the rules write 'Big' once and test 'big', so by GDL (case ignored) the
+    # game ends at once, while read case-sensitively, as ggp-base reads it, 'Big' never matches.
+    game = tmp_path / "case.kif"
+    game.write_text("(role a) (size Big) (init (at 0)) (legal a go) (<= (next (at 1)) (does a go))\n"
+                    "(<= terminal (size big)) (<= terminal (true (at 1))) (goal a 100)")
+    out = tmp_path / "case.json"
+    assert main(["trace", str(game), "--playouts", "1", "-o", str(out)]) == 0
+    assert len(json.loads(out.read_text())["playouts"][0]["steps"]) == 1  # terminal at once
+    assert main(["trace", str(game), "--playouts", "1", "--case-sensitive", "-o", str(out)]) == 0
+    assert len(json.loads(out.read_text())["playouts"][0]["steps"]) == 2
+    capsys.readouterr()
+    assert main(["replay", str(game), str(out), "--case-sensitive"]) == 0
+    assert main(["replay", str(game), str(out)]) == 1

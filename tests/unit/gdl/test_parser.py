@@ -141,3 +141,18 @@ def test_parsed_values_are_frozen_and_hashable() -> None:
         first.rules[0].head = parse_term("y")  # type: ignore[misc, assignment]
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.rules = ()  # type: ignore[misc]
+
+
+def test_case_sensitive_reading_keeps_names_and_variables_as_written_but_not_keywords() -> None:
+    text = "(ROLE x) (<= (LEGAL x (Mark ?C)) (TRUE (cell ?C)) (NOT (Cell ?c)) (Distinct ?C ?c))"
+    folded = parse_kif(text)
+    assert [str(rule) for rule in folded.rules] == [
+        "(role x)", "(<= (legal x (mark ?c)) (true (cell ?c)) (not (cell ?c)) (distinct ?c ?c))"
+    ]
+    assert folded.spellings  # the source's spellings, for replies to hosts
+    kept = parse_kif(text, case_sensitive=True)
+    assert [str(rule) for rule in kept.rules] == [
+        "(role x)", "(<= (legal x (Mark ?C)) (true (cell ?C)) (not (Cell ?c)) (distinct ?C ?c))"
+    ]
+    assert kept.spellings == ()  # names are held as written
+    assert parse_kif(text, case_sensitive=True).rules != folded.rules

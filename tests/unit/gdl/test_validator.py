@@ -74,7 +74,9 @@ CASES = [
     ("safety", "error", "(<= (legal x ?m) (or (true (c ?m)) (true (d 1))))", [(9, 1)]),
     ("safety", "error", "(<= (legal x ?m) (true (c ?m)))\n  (<= (legal ?r ?m) (true (c ?m)))", [(10, 3)]),
     ("stratification", "error", "(<= (p 1) (not (q 1)))\n(<= (q ?x) (p ?x))\n(<= terminal (q 1))", [(9, 1)]),
-    ("stratification", "error", "(<= (goal x 0) (not (goal x 100)))", [(9, 1)]),
+    ("stratification", "error", "(<= p (not q))\n(<= q (not p))\n(<= terminal p)", [(9, 1), (10, 1)]),
+    ("stratification", "warning", "(<= (goal x 0) (not (goal x 100)))", [(9, 1)]),
+    ("stratification", "warning", "(<= (p ?x) (r ?x ?y) (not (p ?y)))\n(r a b)\n(<= terminal (p a))", [(9, 1)]),
     ("recursion", "error", "(<= (p 1) (true (c 1)))\n(<= (p (s ?x)) (p ?x))\n(<= terminal (p 2))", [(10, 1)]),
     ("recursion", "error",
      "(<= (p ?x) (true (c ?x)))\n(<= (p ?y) (p (f ?y)) (true (c ?y)))\n(<= terminal (p 2))", [(10, 1)]),
@@ -112,6 +114,34 @@ def test_each_check_reports_the_broken_sentence(
     findings = findings_of(snippet)
     assert positions(findings, check, severity) == expected, "\n".join(map(str, findings))
     assert all(f.pos is not None and f.pos.file == "game.kif" for f in findings)
+
+
+def test_a_locally_stratified_goal_is_a_warning_and_an_error_when_strict() -> None:
+    # hidato, majorities, hex: the loser's goal is the negation of the winner's.
+    snippet = "(<= (goal x 0) (not (goal x 100)))"
+    default = [f for f in findings_of(snippet) if f.check == "stratification"]
+    assert [f.severity for f in default] == ["warning"]
+    assert "locally stratified" in default[0].message and "(not (goal x 100))" in default[0].message
+    strict = [f for f in findings_of(snippet, strict=True) if f.check == "stratification"]
+    assert [f.severity for f in strict] == ["error"]
+    check_or_raise(parse_kif(GAME + snippet))  # only a warning: the game is accepted
+
+
+def test_a_ground_negative_cycle_is_an_error_that_prints_the_cycle() -> None:
+    findings = [f for f in findings_of("(<= p (not q))\n(<= q (not p))\n(<= terminal p)") if f.check == "stratification"]
+    assert [(f.severity, f.message) for f in findings] == [
+        ("error", "a ground atom of 'p' depends on its own negation: p <- not q <- not p"),
+        ("error", "a ground atom of 'q' depends on its own negation: q <- not p <- not q"),
+    ]
+    with pytest.raises(GdlValidationError, match=r"game.kif:9:1: .*p <- not q <- not p"):
+        check_or_raise(parse_kif(GAME + "(<= p (not q))\n(<= q (not p))\n(<= terminal p)", "game.kif"))
+
+
+def test_a_cycle_through_variables_that_closes_on_ground_atoms_is_an_error() -> None:
+    # (q ?x) is only ever needed as (q 1): unification grounds the whole cycle.
+    findings = findings_of("(<= (p 1) (not (q 1)))\n(<= (q ?x) (p ?x))\n(<= terminal (q 1))")
+    errors = [f.message for f in findings if f.check == "stratification" and f.severity == "error"]
+    assert errors == ["a ground atom of 'p' depends on its own negation: (p 1) <- not (q 1) <- (p 1)"]
 
 
 def test_every_check_is_documented_and_exercised_here() -> None:
@@ -257,7 +287,9 @@ def test_breaking_a_well_formed_game_is_caught(game: Description, check: str) ->
                                                   Func("val", (y,)))),
     }[check]
     broken = Description((*game.rules, breakage))
-    assert check in {f.check for f in validate(broken) if f.severity == "error"}
+    # The stratification breakage cycles only through variables: a warning by default (only grounding
+    # can tell whether an instance cycles), an error under GDL's relation-level rule (strict).
+    assert check in {f.check for f in validate(broken, strict=True) if f.severity == "error"}
 
 
 def test_check_or_raise_errors_are_gdl_errors() -> None:

@@ -112,5 +112,19 @@ def test_the_first_engine_that_builds_is_chosen_and_the_refusal_logged(caplog: p
     assert isinstance(machine, NimMachine)
     assert "count.kif: the fast engine cannot play this game (count.kif: grounding phase 'domain'" in caplog.text
     assert "trying the slow engine" in caplog.text and "reasoner engine slow" in caplog.text
-    with pytest.raises(ReasonerError, match="exceeded the time limit"):
+    assert "playing it with the slow engine" in caplog.text
+
+
+def test_when_no_engine_builds_one_line_names_the_game_each_engine_and_its_limit(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def refuses(game: object) -> StateMachine:
+        raise ReasonerError(f"{COUNT.file}: grounding phase 'domain' exceeded the time limit of 1 s")
+
+    with caplog.at_level(logging.WARNING), pytest.raises(ReasonerError) as caught:
         first_that_builds(COUNT, [("fast", refuses), ("again", refuses)])
+    assert str(caught.value) == (
+        f"{COUNT.file}: no engine can play this game within its limits: fast: grounding phase 'domain' exceeded "
+        "the time limit of 1 s; again: grounding phase 'domain' exceeded the time limit of 1 s"
+    )
+    assert caplog.text == ""  # nothing printed before the one line
