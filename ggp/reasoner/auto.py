@@ -230,7 +230,8 @@ def _probed_prover(description: Description, limits: GroundingLimits) -> ProverM
     try:
         _probe_playout(machine)
     except GgpError as exc:
-        return ReasonerError(f"{description.file}: the prover failed its probe playout: {_without_file(str(exc), description.file)}")
+        why = _without_file(str(exc), description.file)
+        return ReasonerError(f"{description.file}: the prover failed its probe playout: {why}")
     machine.limits = limits
     return machine
 
