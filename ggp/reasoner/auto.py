@@ -71,6 +71,9 @@ its probe; without a working prover it gets the caller's full limits instead."""
 SLOW_STEP_SECONDS = 0.005
 """A grounded game slower than this per step of a timing playout (thread CPU) is timed on the prover too."""
 
+TIMING_CPU_SECONDS = 0.3
+"""A timing playout stops after the step that takes it past this much CPU (its mean is then clear)."""
+
 PROVER_SPEEDUP = 3.0
 """The prover replaces a slow grounded machine when it is at least this many times faster per step."""
 
@@ -170,12 +173,16 @@ def _without_file(message: str, file: str) -> str:
     return message[len(prefix):] if message.startswith(prefix) else message
 
 
-def _probe_playout(machine: StateMachine, steps: int = PROBE_STEPS, seed: int = 0) -> int:
+def _probe_playout(machine: StateMachine, steps: int = PROBE_STEPS, seed: int = 0, cpu_seconds: float = 0.0) -> int:
     """A short seeded random playout: what every probe runs (its queries are what a player asks first).
-    Returns the number of steps it took."""
+    Returns the number of steps it took; with ``cpu_seconds``, it stops once this thread has spent that
+    much CPU on it (a timing playout on a very slow machine need not finish)."""
     rng = random.Random(seed)
+    began = time.thread_time()
     state = machine.initial_state()
     for step in range(steps):
+        if cpu_seconds and step and time.thread_time() - began > cpu_seconds:
+            return step
         if machine.is_terminal(state):
             machine.goals(state)
             return step
@@ -191,7 +198,7 @@ def _step_seconds(machine: StateMachine) -> float:
     """Thread CPU seconds per step of a timing playout (seed 1: not the probe's states, whose answers
     the machine may have kept)."""
     began = time.thread_time()
-    steps = _probe_playout(machine, PROBE_STEPS, seed=1)
+    steps = _probe_playout(machine, PROBE_STEPS, seed=1, cpu_seconds=TIMING_CPU_SECONDS)
     return (time.thread_time() - began) / max(steps, 1)
 
 
