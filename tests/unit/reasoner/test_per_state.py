@@ -20,6 +20,7 @@ from ggp.reasoner.relations import dynamic_relations, to_term, to_value
 from ggp.reasoner.rulecode import compile_rules
 from ggp.testing import check_state_machine
 from tests.conftest import kif_games
+from tests.helpers.agreement import assert_agree as agree
 from tests.prerequisites import missing
 
 LOCAL = GroundingLimits(isolate=False)
@@ -27,28 +28,7 @@ LOCAL = GroundingLimits(isolate=False)
 
 def assert_agree(description: Description, playouts: int, seed: int, max_steps: int = 200) -> None:
     """Both engines give the same legal moves, successors, percepts, terminal flags and goals."""
-    mine, reference = PerStateMachine(description), ClingoStateMachine(description, LOCAL)
-    assert mine.roles == reference.roles
-    rng = random.Random(seed)
-    for _ in range(playouts):
-        state = reference.initial_state()
-        assert mine.initial_state() == state
-        for _ in range(max_steps):
-            assert mine.is_terminal(state) == reference.is_terminal(state), state
-            for role in reference.roles:
-                assert mine.legal_moves(state, role) == reference.legal_moves(state, role), (role, state)
-            if reference.is_terminal(state):
-                assert mine.goal_values(state) == tuple(
-                    tuple(sorted(values, key=str)) for values in reference.goal_values(state)
-                )
-                break
-            joints = reference.legal_joint_moves(state)
-            if not joints:  # a dead end of the made-up game: nothing more to compare
-                break
-            joint = rng.choice(joints)
-            expected = reference.next_state_and_percepts(state, joint)
-            assert mine.next_state_and_percepts(state, joint) == expected, (state, joint)
-            state = expected[0]
+    agree(PerStateMachine(description), ClingoStateMachine(description, LOCAL), playouts, seed, max_steps)
 
 
 @pytest.mark.parametrize("path", kif_games(), ids=lambda p: Path(p).stem)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import random
 import sys
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from ggp.reasoner.machine import GroundingLimits, State
 from ggp.reasoner.prover import ProverMachine
 from ggp.testing import check_state_machine
 from tests.conftest import CORPUS, ROOT, kif_games, needs_shared
+from tests.helpers.agreement import assert_agree as agree
 from tests.prerequisites import missing
 from tests.unit.reasoner.test_per_state import TRICKY
 
@@ -34,28 +34,7 @@ stratified goals (nineBoardTicTacToe), three roles, static geometry."""
 
 def assert_agree(description: Description, playouts: int, seed: int, max_steps: int = 200) -> None:
     """The prover and clingo give the same legal moves, successors, percepts, terminal flags and goals."""
-    mine, reference = ProverMachine(description), ClingoStateMachine(description, LOCAL)
-    assert mine.roles == reference.roles
-    rng = random.Random(seed)
-    for _ in range(playouts):
-        state = reference.initial_state()
-        assert mine.initial_state() == state
-        for _ in range(max_steps):
-            assert mine.is_terminal(state) == reference.is_terminal(state), state
-            for role in reference.roles:
-                assert mine.legal_moves(state, role) == reference.legal_moves(state, role), (role, state)
-            if reference.is_terminal(state):
-                assert mine.goal_values(state) == tuple(
-                    tuple(sorted(values, key=str)) for values in reference.goal_values(state)
-                )
-                break
-            joints = reference.legal_joint_moves(state)
-            if not joints:
-                break
-            joint = rng.choice(joints)
-            expected = reference.next_state_and_percepts(state, joint)
-            assert mine.next_state_and_percepts(state, joint) == expected, (state, joint)
-            state = expected[0]
+    agree(ProverMachine(description), ClingoStateMachine(description, LOCAL), playouts, seed, max_steps)
 
 
 @pytest.mark.parametrize("path", kif_games(), ids=lambda p: Path(p).stem)
