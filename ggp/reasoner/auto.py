@@ -36,7 +36,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
 from dataclasses import replace
 
 from ggp.errors import GgpError, NotStratifiedError, ReasonerError
@@ -119,7 +118,8 @@ def choose_machine(
         log.info("%s: grounding once failed earlier in this process with at least these limits", description.file)
     else:
         # (The prover's speed check logs its verdict itself.)
-        candidates.append(("ground-once (clingo)", lambda game: _ground_once_or_faster(game, attempt, prover)))
+        candidates.append(("ground-once (clingo)",
+                           lambda game: _ground_once_or_faster(game, attempt, limits or GroundingLimits())))
     probed: list[ProverMachine | ReasonerError] = []
 
     def prover(game: Description) -> ProverMachine:
@@ -202,24 +202,21 @@ def _step_seconds(machine: StateMachine) -> float:
     return (time.thread_time() - began) / max(steps, 1)
 
 
-def _ground_once_or_faster(
-    description: Description, attempt: GroundingLimits, prover: Callable[[Description], ProverMachine]
-) -> StateMachine:
-    """The grounded machine, unless it is slow per step (:data:`SLOW_STEP_SECONDS`) and the prover is at
-    least :data:`PROVER_SPEEDUP` times faster on the same kind of playout (chineseCheckers3, checkers:
-    grounded clingo answers each state from a large program, the prover looks at the few rules a query
-    needs). The verdict is kept per game."""
+def _ground_once_or_faster(description: Description, attempt: GroundingLimits, limits: GroundingLimits) -> StateMachine:
+    """The grounded machine, unless it is slow per step (:data:`SLOW_STEP_SECONDS`) and the prover (under
+    ``limits``) is at least :data:`PROVER_SPEEDUP` times faster on the same kind of playout (chineseCheckers3,
+    checkers: grounded clingo answers each state from a large program, the prover looks at the few rules a
+    query needs). The prover's probe gets a query budget scaled to the grounded step time, so a game the
+    prover plays slowly costs little start-up. The verdict is kept per game."""
     machine = _ground_once(description, attempt)
     verdict = _PREFER_PROVER.get(description)
+    fast: ProverMachine | ReasonerError | None = None
     if verdict is None:
         verdict = False
         grounded = _step_seconds(machine)
         if grounded > SLOW_STEP_SECONDS:
-            try:
-                fast = prover(description)
-            except ReasonerError:
-                fast = None
-            if fast is not None:
+            fast = _probed_prover(description, limits, probe_seconds=max(0.05, grounded * PROBE_STEPS))
+            if isinstance(fast, ProverMachine):
                 proving = _step_seconds(fast)
                 verdict = proving * PROVER_SPEEDUP <= grounded
                 log.info("%s: a step takes %.2f ms grounded (clingo), %.2f ms on the prover: playing with the %s",
@@ -227,13 +224,19 @@ def _ground_once_or_faster(
         if len(_PREFER_PROVER) >= _FAILED_SIZE:
             _PREFER_PROVER.clear()
         _PREFER_PROVER[description] = verdict
-    return prover(description) if verdict else machine
+    if not verdict:
+        return machine
+    if fast is None:  # a later choice for the game: a fresh prover with the full probe budget
+        fast = _probed_prover(description, limits)
+    return fast if isinstance(fast, ProverMachine) else machine
 
 
-def _probed_prover(description: Description, limits: GroundingLimits) -> ProverMachine | ReasonerError:
-    """The prover after a probe playout under :data:`PROVER_PROBE_SECONDS` per query (its tables stay
-    warm), or the error that stopped it."""
-    machine = ProverMachine(description, replace(limits, seconds=min(limits.seconds, PROVER_PROBE_SECONDS)))
+def _probed_prover(
+    description: Description, limits: GroundingLimits, probe_seconds: float = PROVER_PROBE_SECONDS
+) -> ProverMachine | ReasonerError:
+    """The prover after a probe playout under ``probe_seconds`` per query (its tables stay warm), or the
+    error that stopped it."""
+    machine = ProverMachine(description, replace(limits, seconds=min(limits.seconds, probe_seconds)))
     try:
         _probe_playout(machine)
     except GgpError as exc:
