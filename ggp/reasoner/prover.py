@@ -49,7 +49,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeAlias
 
 from ggp.errors import IllegalMoveError, ReasonerError
@@ -74,9 +75,33 @@ STATE_TABLES = 4
 """How many recent states keep the tables of their state-dependent relations."""
 
 _RECURSION_LIMIT = 100_000
-"""Python's recursion limit, raised to this (never lowered) when a prover is built: a recursion of depth
-d in the rules (a count chain, a list) nests a few Python calls per level, and Python 3.11 runs
-Python-to-Python calls without growing the C stack."""
+"""Python's recursion limit while a prover query runs: a recursion of depth d in the rules (a count chain,
+a list) nests a few Python calls per level, and Python 3.11 runs Python-to-Python calls without growing
+the C stack. It is restored when the last running query ends: C code that recurses on the C stack (the
+json module on a body of 100,000 brackets) would crash the process under such a limit instead of raising
+RecursionError."""
+
+_DEEP_LOCK = threading.Lock()
+_deep_queries = 0
+_limit_before = 0
+
+
+@contextmanager
+def _deep_recursion() -> Iterator[None]:
+    """Python's recursion limit at :data:`_RECURSION_LIMIT` while any thread runs a prover query."""
+    global _deep_queries, _limit_before
+    with _DEEP_LOCK:
+        if _deep_queries == 0:
+            _limit_before = sys.getrecursionlimit()
+            sys.setrecursionlimit(_RECURSION_LIMIT)
+        _deep_queries += 1
+    try:
+        yield
+    finally:
+        with _DEEP_LOCK:
+            _deep_queries -= 1
+            if _deep_queries == 0:
+                sys.setrecursionlimit(_limit_before)
 
 
 class _Var:
@@ -634,10 +659,6 @@ class ProverMachine:
         self._role_values = tuple(_ground_internal(role) for role in self._roles)
         self._value_index = {value: i for i, value in enumerate(self._role_values)}
         self.program = _Program(description)
-        if sys.getrecursionlimit() < _RECURSION_LIMIT:
-            # Raised once and never lowered again: restoring it after each query would race with a
-            # query of another thread that is deep in its recursion.
-            sys.setrecursionlimit(_RECURSION_LIMIT)
         self.static_tables = _Tables()
         self._known: OrderedDict[State, _Known] = OrderedDict()
         self._with_tables: OrderedDict[State, _Known] = OrderedDict()
@@ -680,6 +701,10 @@ class ProverMachine:
 
     def _ask(self, state: State | None, does: Sequence[_T] | None, goals: Sequence[_T]) -> list[list[_T]]:
         """The answers of each goal in ``state`` (and with the joint move ``does``)."""
+        with _deep_recursion():
+            return self._ask_deep(state, does, goals)
+
+    def _ask_deep(self, state: State | None, does: Sequence[_T] | None, goals: Sequence[_T]) -> list[list[_T]]:
         try:
             if state is None:
                 solver = _Solver(self, _Facts([]), _Tables(), None, None)

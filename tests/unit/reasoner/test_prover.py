@@ -15,6 +15,7 @@ from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.gdl.terms import Description
 from ggp.reasoner import auto
+from ggp.reasoner import prover as prover_module
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import GroundingLimits, State
@@ -185,19 +186,32 @@ def test_auto_falls_back_to_the_prover_when_grounding_and_the_per_state_engine_f
     assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["(drop x)", "(drop y)"]
 
 
-def test_a_recursion_deeper_than_python_allows_is_one_reasoner_error_line() -> None:
+def test_a_recursion_deeper_than_python_allows_is_one_reasoner_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
     chain = " ".join(f"(succ {i} {i + 1})" for i in range(400))
     game = parse_kif(f"""(role a) (init s) {chain} (reach 0) (<= (reach ?x) (succ ?y ?x) (reach ?y))
         (<= (legal a go) (true s) (reach 400)) (<= terminal (true t)) (goal a 1)""", "chain.kif")
     machine = ProverMachine(game)
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(len(inspect.stack()) + 200)  # far less than 400 levels of rules need
-    try:
-        with pytest.raises(ReasonerError, match=r"^chain\.kif: the prover's recursion went deeper than"):
-            machine.legal_moves(machine.initial_state(), parse_term("a"))
-    finally:
-        sys.setrecursionlimit(limit)
+    # Far less than 400 levels of rules need.
+    monkeypatch.setattr(prover_module, "_RECURSION_LIMIT", len(inspect.stack()) + 200)
+    with pytest.raises(ReasonerError, match=r"^chain\.kif: the prover's recursion went deeper than"):
+        machine.legal_moves(machine.initial_state(), parse_term("a"))
+    assert sys.getrecursionlimit() == limit
+    monkeypatch.undo()
     assert [str(m) for m in machine.legal_moves(machine.initial_state(), parse_term("a"))] == ["go"]
+
+
+def test_the_deep_recursion_limit_holds_only_while_a_query_runs() -> None:
+    """Deep C recursion (json on 100,000 brackets) must still raise RecursionError after the prover ran:
+    under the prover's raised limit it would overflow the C stack and crash the process."""
+    import json
+
+    limit = sys.getrecursionlimit()
+    machine = ProverMachine(load_kif(ROOT / "kif" / "ticTacToe" / "ticTacToe.kif"))
+    assert machine.legal_moves(machine.initial_state(), parse_term("xplayer"))
+    assert sys.getrecursionlimit() == limit
+    with pytest.raises(RecursionError):
+        json.loads("[" * 100_000)
 
 
 def test_auto_plays_a_game_on_the_prover_when_the_grounded_machine_is_many_times_slower_per_step(
