@@ -138,15 +138,8 @@ class _Board:
         return dist
 
     def region(self, player: int, boxes: int) -> int:
-        """Cells the player reaches without pushing, as a mask (border walls stop the shifts)."""
-        free = self.floor & ~boxes
-        w = self.w
-        r = 1 << player
-        while True:
-            n = r | (((r << 1) | (r >> 1) | (r << w) | (r >> w)) & free)
-            if n == r:
-                return r
-            r = n
+        """Cells the player reaches without pushing, as a mask."""
+        return region(self.floor, self.w, player, boxes)
 
     def layers(self, player: int, boxes: int) -> list[int]:
         """Breadth-first layers of the player's walk: ``layers[k]`` = cells at distance k."""
@@ -208,6 +201,18 @@ class _Board:
             boxes = (boxes & ~(1 << b)) | (1 << (b + s))
             player = b
         return "".join(out)
+
+
+def region(floor: int, width: int, player: int, boxes: int) -> int:
+    """The cells reachable from ``player`` over ``floor`` without crossing ``boxes``, as a bit mask of a
+    board ``width`` cells wide (bit = row * width + column; border walls stop the shifts)."""
+    free = floor & ~boxes
+    r = 1 << player
+    while True:
+        n = r | (((r << 1) | (r >> 1) | (r << width) | (r >> width)) & free)
+        if n == r:
+            return r
+        r = n
 
 
 def bits(mask: int) -> Iterator[int]:

@@ -42,6 +42,7 @@ from ggp.translators.sokoban.generator import Generated, GenerationStats
 from ggp.translators.sokoban.level import Cell, Level, level_to_text, parse_level
 from ggp.translators.sokoban.methods.base import VARIANTS, MethodOptions, Variant, accept, walk
 from ggp.translators.sokoban.methods.layout import check_fits, random_room
+from ggp.translators.sokoban.solver import bits, region
 
 log = logging.getLogger(__name__)
 
@@ -102,20 +103,13 @@ class _Board:
         return (bit % self.w, bit // self.w)
 
     def region(self, player: int, boxes: int) -> int:
-        free = self.floor & ~boxes
-        w = self.w
-        r = 1 << player
-        while True:
-            n = r | (((r << 1) | (r >> 1) | (r << w) | (r >> w)) & free)
-            if n == r:
-                return r
-            r = n
+        return region(self.floor, self.w, player, boxes)
 
     def pulls(self, boxes: int, reach: int) -> Iterator[tuple[int, int, int]]:
         """Pulls from a position: (box bit, shift, player bit after the pull); the box moves to box + shift."""
         free = self.floor & ~boxes
         for s in self.shifts:
-            for b in _bits(boxes):
+            for b in bits(boxes):
                 p = b + s
                 if (reach >> p) & 1 and (free >> (p + s)) & 1:
                     yield b, s, p + s
@@ -165,7 +159,7 @@ class _Board:
         total = 0
         group = 0
         count = 0
-        for b in _bits(boxes):
+        for b in bits(boxes):
             group |= 1 << b
             count += 1
             if count == k:
@@ -174,13 +168,6 @@ class _Board:
         if count:
             total += self.tables[count][group]
         return total
-
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def search(
@@ -217,7 +204,7 @@ def search(
 
     def novelty(h: int, boxes: int, player: int) -> int:
         nonlocal novelty_entries
-        atoms = [*_bits(boxes), 100_000 + player]
+        atoms = [*bits(boxes), 100_000 + player]
         singles = atoms_seen.setdefault(h, set())
         pairs = pairs_seen.setdefault(h, set())
         keys = [a * 200_000 + b for a, b in itertools.combinations(atoms, 2)]
@@ -291,7 +278,7 @@ def _unwind(
         entry = parents[parent]
     # pulls[0] is the last pull: the player stands where it left it.
     player = board.cell(pulls[0][2])
-    boxes = {board.cell(b) for b in _bits(key[0])}
+    boxes = {board.cell(b) for b in bits(key[0])}
     start = Level(layout.width, layout.height, layout.walls, layout.floor, layout.goals, frozenset(boxes), player)
     letters = {-board.w: "U", board.w: "D", -1: "L", 1: "R"}
     out = []
