@@ -34,6 +34,10 @@ DEFAULT_ENGINE = "auto"
 budget, else reason per state, else prove top-down; the choice is logged at INFO)."""
 ENGINE_HELP = ("reasoner engine: auto (the default: ground once with clingo when that fits 10 s and 2M atoms, else "
                "per-state, else the top-down prover), clingo, circuit, naive, per-state or prover")
+EVALUATION_ENGINE_HELP = ("reasoner engine for GDL games (SBG games play on the SBG engine): auto (the default: the "
+                          "compiled circuit, and for a game it cannot compile the reasoner's auto: ground once, "
+                          "else per-state, else the top-down prover), clingo, circuit, circuit:interpreter (no "
+                          "per-game C compilation: for big games), per-state or prover")
 CASE_HELP = ("read KIF names case-sensitively, as ggp-base does (only GDL keywords ignore case); GDL itself ignores "
              "case (docs/reasoner.md)")
 FORMATS_HELP = "a game: FILE.kif, FILE.sbg, a Sokoban level FILE.sok/.xsb/.txt[#K], or a name in kif/ (e.g. ticTacToe)"

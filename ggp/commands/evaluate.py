@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._games import FORMATS_HELP
+from ggp.commands._games import EVALUATION_ENGINE_HELP, FORMATS_HELP
 
 DEFAULT_OUT = Path("evaluation")
 
@@ -40,8 +40,7 @@ def register(subcommands: Any) -> None:
         "min-max model when every game is SBG, else the knowledge-free MCTS model)",
     )
     parser.add_argument("--engine", default="auto",
-                        help="reasoner engine: auto (circuit, else clingo), clingo, circuit, or circuit:interpreter "
-                        "(no per-game C compilation: for big games)")
+                        help=EVALUATION_ENGINE_HELP)
     parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
     parser.add_argument("--seed", type=int, default=0)

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ggp.commands._games import DEFAULT_ENGINE, EVALUATION_ENGINE_HELP
+
 if TYPE_CHECKING:
     from ggp.generation.evolution import Fitness, Individual
 
@@ -64,16 +66,18 @@ def register(subcommands: Any) -> None:
                         help="local worker processes for the RAPP fitness's matches (1)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None,
                         help="play the RAPP fitness's matches on a Ray cluster ('auto', 'local' or HOST:PORT)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help=EVALUATION_ENGINE_HELP)
     parser.set_defaults(run=run)
 
 
 def choose_fitness(
-    name: str, playouts: int, *, workers: int = 1, ray_address: str | None = None
+    name: str, playouts: int, *, workers: int = 1, ray_address: str | None = None, engine: str = DEFAULT_ENGINE
 ) -> tuple[Fitness, str]:
     """The fitness function and a label: RAPP when a model is installed, else the random-playout proxy.
 
     The RAPP fitness plays its matches on ``workers`` local processes, or on the Ray cluster at
-    ``ray_address``; the results are the same for the same seeds."""
+    ``ray_address``; the results are the same for the same seeds. ``engine`` plays the GDL games that
+    are not SBG (bred games are SBG and play on the SBG engine whatever it is)."""
     from functools import partial
 
     from ggp.commands._games import GameMachines
@@ -83,7 +87,7 @@ def choose_fitness(
 
     if name == "rapp":
         if default_model() is not None:
-            fitness = partial(rapp_fitness, machines=GameMachines("auto"), workers=workers, ray_address=ray_address)
+            fitness = partial(rapp_fitness, machines=GameMachines(engine), workers=workers, ray_address=ray_address)
             return fitness, "rapp" + (f" on Ray at {ray_address}" if ray_address else "")
         print("ggp evolve: no RAPP model is installed; using the random-playout proxy", file=sys.stderr)
     return partial(playout_fitness, playouts=playouts), f"playout ({playouts} plays)"
@@ -115,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     from ggp.generation.params import resolve_params
 
     params = tuple(resolve_params(args.params))
-    fitness, label = choose_fitness(args.fitness, args.playouts, workers=args.workers, ray_address=args.ray)
+    fitness, label = choose_fitness(args.fitness, args.playouts, workers=args.workers, ray_address=args.ray,
+                                    engine=args.engine)
     config = EvolutionConfig(population=args.population, generations=args.generations, seed=args.seed,
                              params=params, gdl_check=not args.no_gdl_check, nld=args.nld).check()
     console = Console(stderr=True)

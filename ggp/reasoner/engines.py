@@ -6,14 +6,14 @@ compiled circuit and vice versa. A factory is called as ``factory(description, l
 - ``clingo``: :class:`~ggp.reasoner.clingo_machine.ClingoStateMachine`, grounded once per game.
 - ``naive``: :class:`~ggp.reasoner.naive.NaiveStateMachine`, grounds again for every query (baseline).
 - ``circuit``: the compiled fast path (``ggp.reasoner.circuit``), when it is installed; games it cannot
-  compile (over its node limit, unstratified) get the clingo machine with a logged notice.
+  compile (over its node limit or the grounding limits) get what ``auto`` picks, with a logged notice.
   ``circuit:c``, ``circuit:interpreter`` and ``circuit:numpy`` pick how the circuit is evaluated.
 - ``per-state``: :class:`~ggp.reasoner.per_state.PerStateMachine`, compiled rules evaluated per state
   (for games whose fluent domain is too large to ground once; see ``ggp.reasoner.auto``).
 - ``prover``: :class:`~ggp.reasoner.prover.ProverMachine`, tabled top-down resolution per query (for
   games whose relations are too large to enumerate bottom-up: lists, accumulators, huge static tables).
 - ``auto``: :func:`~ggp.reasoner.auto.choose_machine`, clingo when the game grounds within a budget,
-  else the per-state machine (the manager's default).
+  else the per-state machine, else the prover (the default of every command).
 
 >>> from ggp.gdl.parser import parse_kif
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
@@ -38,7 +38,7 @@ EngineFactory = Callable[[Description, GroundingLimits | None], StateMachine]
 ENGINES: dict[str, str] = {
     "clingo": "ggp.reasoner.clingo_machine:cached_clingo_machine",
     "naive": "ggp.reasoner.naive:NaiveStateMachine",
-    "circuit": "ggp.reasoner.circuit:make_fast_machine",  # falls back to clingo over the node limit
+    "circuit": "ggp.reasoner.circuit:make_fast_machine",  # falls back to auto when it cannot compile
     "per-state": "ggp.reasoner.per_state:PerStateMachine",
     "prover": "ggp.reasoner.prover:ProverMachine",  # top-down, tabled: grounds nothing
     "auto": "ggp.reasoner.auto:choose_machine",  # ground once within a budget, else per-state
@@ -126,9 +126,10 @@ class KifMachines:
     """Builds a game's machine from its KIF text with one engine: the machine factory the CLI hands to
     evaluation (picklable and hashable, so worker processes and Ray tasks get it and cache by it).
 
-    ``auto`` (the default) here means the compiled circuit when it is installed, else clingo: self-play
-    plays many matches on one game, so compiling once pays (``ggp evaluate --engine auto``). Raises
-    what :func:`make_machine` raises.
+    ``auto`` (the default) here means the compiled circuit first: self-play plays many matches on one
+    game, so compiling once pays (``ggp evaluate --engine auto``); a game the circuit cannot compile gets
+    the reasoner's ``auto`` (ground once, else per state, else the prover). Raises what
+    :func:`make_machine` raises.
     """
 
     engine: str = "auto"
@@ -138,7 +139,7 @@ class KifMachines:
         """The engine name :func:`make_machine` gets (``auto`` resolved as above)."""
         if self.engine != "auto":
             return self.engine
-        return "circuit" if "circuit" in ENGINES else "clingo"
+        return "circuit" if "circuit" in ENGINES else "auto"
 
     def __call__(self, game: KifSource) -> StateMachine:
         from ggp.gdl.parser import parse_kif

@@ -172,7 +172,7 @@ def first_that_builds(description: Description, candidates: Sequence[tuple[str, 
     the game, each engine tried and the limit it hit (one line, nothing logged before it).
     :class:`~ggp.errors.NotStratifiedError` (a ground negative cycle) propagates at once, as no other
     engine would play such a game. The choice is logged at INFO. This is the one fallback mechanism of
-    the engines (``auto``: ground once, else per state; ``circuit``: compile, else clingo).
+    the engines (``auto``: ground once, else per state; ``circuit``: compile, else ``auto``).
     """
     if not candidates:
         raise ValueError("no candidate engines")

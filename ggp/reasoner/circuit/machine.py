@@ -38,7 +38,6 @@ from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.build import Circuit, build_circuit
 from ggp.reasoner.circuit.evaluate import Evaluator, EvaluatorKind, make_evaluator, pack_bits, unpack_bits
 from ggp.reasoner.circuit.extract import ground_program
-from ggp.reasoner.clingo_machine import cached_clingo_machine
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
 from ggp.reasoner.wrappers import first_that_builds
 
@@ -501,9 +500,16 @@ def make_fast_machine(
     max_nodes: int = DEFAULT_MAX_NODES,
     evaluator: EvaluatorKind = "auto",
 ) -> StateMachine:
-    """The circuit machine, or the (cached) clingo one, with a logged notice, when the game cannot be
-    compiled (over the node limit, not stratified...)."""
+    """The circuit machine, or with a logged notice, when the game cannot be compiled (over the node limit,
+    over the grounding limits), what the ``auto`` engine picks (ground once, else per state, else the prover:
+    :func:`ggp.reasoner.auto.choose_machine`), so the fast path never plays fewer games than the default."""
+
+    def auto(game: Description) -> StateMachine:
+        from ggp.reasoner.auto import choose_machine
+
+        return choose_machine(game, limits)
+
     return first_that_builds(description, [
         ("circuit", lambda game: CircuitStateMachine(game, limits, max_nodes=max_nodes, evaluator=evaluator)),
-        ("clingo", lambda game: cached_clingo_machine(game, limits)),
+        ("auto", auto),
     ])

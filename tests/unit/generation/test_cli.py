@@ -65,3 +65,21 @@ def test_evolve_runs_resumes_and_exports_the_best(tmp_path: Path, capsys: pytest
     assert "fitness" in json.loads((best / "rank_01.json").read_text())
     front = json.loads((tmp_path / "pareto.json").read_text())
     assert front and all(isinstance(entry["nld"], int) for entry in front)
+
+
+def test_evolve_takes_an_engine_that_defaults_to_auto() -> None:
+    from functools import partial
+
+    from ggp.cli import build_parser
+    from ggp.commands._games import GameMachines
+    from ggp.commands.evolve import choose_fitness
+    from ggp.evaluation.evaluate import default_model
+
+    parser = build_parser()
+    assert parser.parse_args(["evolve", "--out", "x"]).engine == "auto"
+    assert parser.parse_args(["evolve", "--out", "x", "--engine", "prover"]).engine == "prover"
+    if default_model() is None:
+        pytest.skip("no RAPP model installed: the fitness is the playout proxy, which plays no GDL")
+    fitness, label = choose_fitness("rapp", 2, engine="prover")
+    assert isinstance(fitness, partial) and label == "rapp"
+    assert fitness.keywords["machines"] == GameMachines("prover")

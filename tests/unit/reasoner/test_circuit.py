@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,8 @@ from ggp.reasoner.circuit import CircuitStateMachine, make_fast_machine
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
+from ggp.reasoner.per_state import PerStateMachine
+from ggp.reasoner.prover import ProverMachine
 from ggp.reasoner.wrappers import CachedStateMachine
 from ggp.testing import check_state_machine
 from tests.conftest import CORPUS, KIF_DIR, kif_games, needs_shared
@@ -237,13 +240,27 @@ def test_every_evaluator_runs_playouts(evaluator: str) -> None:
     assert summary.playouts == 130 and set(summary.goals) <= {(100, 0), (0, 100), (50, 50)}
 
 
-def test_a_game_over_the_node_limit_falls_back_to_clingo(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_game_over_the_node_limit_falls_back_to_auto(caplog: pytest.LogCaptureFixture) -> None:
     game = parse_kif(COUNTER, "counter.kif")
     with caplog.at_level(logging.WARNING):
         machine = make_fast_machine(game, LOCAL, max_nodes=3)
     assert isinstance(machine, CachedStateMachine) and isinstance(machine.inner, ClingoStateMachine)
-    assert "circuit node limit" in caplog.text and "playing it with the clingo engine" in caplog.text
+    assert "circuit node limit" in caplog.text and "playing it with the auto engine" in caplog.text
     assert isinstance(make_fast_machine(game, LOCAL), CircuitStateMachine)
+
+
+def test_a_game_over_the_grounding_limits_gets_what_auto_picks(caplog: pytest.LogCaptureFixture) -> None:
+    # Neither the circuit nor a ground-once clingo machine fits 5 atoms; auto's per-state reasoner or
+    # prover does (before, the circuit fell back to clingo alone and the game could not be played at all).
+    game = parse_kif(COUNTER, "counter.kif")
+    tiny = replace(LOCAL, max_atoms=5)
+    with pytest.raises(ReasonerError):
+        make_machine(game, "clingo", tiny)
+    with caplog.at_level(logging.WARNING):
+        machine = make_fast_machine(game, tiny)
+    assert isinstance(machine, PerStateMachine | ProverMachine)
+    assert "playing it with the auto engine" in caplog.text
+    check_state_machine(machine)
 
 
 def test_an_unstratified_game_is_refused_with_its_cycle_and_without_a_fallback() -> None:

@@ -123,7 +123,7 @@ def test_the_batch_api_agrees_with_clingo_on_thousands_of_random_states(path: Pa
             circuit = CircuitStateMachine(load_kif(path), LOCAL, evaluator="interpreter", max_nodes=DEFAULT_MAX_NODES)
             clingo = ClingoStateMachine(load_kif(path), LOCAL)
         except CircuitTooLargeError:
-            pytest.skip("over the circuit's node limit (make_fast_machine falls back to clingo)")
+            pytest.skip("over the circuit's node limit (make_fast_machine falls back to auto)")
         except ReasonerError as exc:
             pytest.skip(f"the game cannot be grounded: {exc}")
     else:

@@ -4,7 +4,7 @@ Building a machine (grounding plus circuit construction) dominates the time: the
 tens of minutes. The default run therefore replays :data:`DEFAULT_GAMES` (small, varied games: several
 roles, simultaneous moves, puzzles) with the interpreted evaluator and the three benchmark games with
 the compiled one. ``GGP_CIRCUIT_ALL_TRACES=1`` replays every playout of every trace, skipping only
-games over the engine's default node limit (those fall back to clingo in ``make_fast_machine``).
+games over the engine's default node limit (those fall back to ``auto`` in ``make_fast_machine``).
 """
 
 from __future__ import annotations
