@@ -77,6 +77,7 @@ from ggp.reasoner.relations import (
 from ggp.reasoner.relations import (
     term_vars as _vars,
 )
+from ggp.reasoner.specialize import specialize_calls
 
 log = logging.getLogger(__name__)
 
@@ -567,4 +568,5 @@ def split_rules(description: Description) -> tuple[list[Rule], list[Rule], froze
 def program_from_static(description: Description, static: Facts) -> RuleProgram:
     """The compiled program of a game whose static facts were computed already (e.g. in a child)."""
     _, dynamic_rules, dynamic = split_rules(description)
-    return RuleProgram(description, static, dynamic_rules, dynamic)
+    rules = specialize_calls(dynamic_rules, dynamic)
+    return RuleProgram(description, static, rules, dynamic | {_key(rule.head) for rule in rules})
