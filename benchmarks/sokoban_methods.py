@@ -12,7 +12,12 @@ Boards: SYM, PDB and MCTS on 8x8 interiors with 3 boxes (the thesis's SYM boards
 unusable above 7x7). SYM and PDB keep only non-trivial levels (their best levels are non-trivial);
 MCTS and PPO keep every solvable level, so their best PSH / LEN exist even without a non-trivial one.
 
-Usage: python benchmarks/sokoban_methods.py [--minutes 4] [--seed 0] [--out docs/sokoban_methods.md]
+``--methods mcts`` (a comma-separated subset) runs only those methods, on their shares of the budget
+scaled up to the whole of it, and replaces only their rows in an existing report, noting the rerun
+under its first paragraph.
+
+Usage: python benchmarks/sokoban_methods.py [--minutes 4] [--seed 0] [--methods pdb,sym,mcts,ppo]
+[--out docs/sokoban_methods.md]
 """
 
 from __future__ import annotations
@@ -160,20 +165,49 @@ def _report(rows: dict[str, _Row], minutes: float, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _merge(old: str, new: str, methods: list[str], command: str) -> str:
+    """``old`` with the table rows of ``methods`` taken from ``new`` and a line naming the rerun."""
+    lines = old.split("\n")
+    fresh = new.split("\n")
+    for method in methods:
+        prefix = f"| {method.upper()} |"
+        old_rows = [i for i, line in enumerate(lines) if line.startswith(prefix)]
+        new_rows = [line for line in fresh if line.startswith(prefix)]
+        for i, line in zip(old_rows, new_rows, strict=False):
+            lines[i] = line
+    note = (f"Rows of {', '.join(m.upper() for m in methods)} re-measured with `{command}` on "
+            f"{time.strftime('%Y-%m-%d')} ({platform.machine()}, {os.cpu_count()} shared cores).")
+    for i in reversed([i for i, line in enumerate(lines) if line.startswith("Rows of ")]):
+        del lines[i:i + 2]  # the note and the blank line after it
+    at = next((i for i, line in enumerate(lines) if line.startswith("Measured with")), 0)
+    lines[at + 2:at + 2] = [note, ""]
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--minutes", type=float, default=4.0, help="total wall-clock budget (default 4)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("docs/sokoban_methods.md"))
+    parser.add_argument("--methods", default=",".join(ORDER), help="comma-separated subset of pdb,sym,mcts,ppo")
     parser.add_argument("--child", choices=ORDER, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(_child(args.child, args.seconds, args.seed)))
         return 0
+    methods = [m for m in (part.strip().lower() for part in args.methods.split(",")) if m]
+    unknown = sorted(set(methods) - set(ORDER))
+    if unknown or not methods:
+        parser.error(f"unknown method(s) {', '.join(map(repr, unknown))}; expected some of {', '.join(ORDER)}")
+    marker = "<!-- explanation (kept by the benchmark) -->"
+    old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    if len(methods) < len(ORDER) and marker not in old:
+        parser.error(f"--methods needs an existing report to update: {args.out} has none")
+    scale = 1 / sum(SHARE[m] for m in methods)
     rows: dict[str, _Row] = {}
-    for method in ORDER:
-        seconds = args.minutes * 60 * SHARE[method]
+    for method in methods:
+        seconds = args.minutes * 60 * SHARE[method] * scale
         done = subprocess.run(
             [sys.executable, __file__, "--child", method, "--seconds", str(seconds), "--seed", str(args.seed)],
             capture_output=True, text=True, check=False,
@@ -183,10 +217,16 @@ def main() -> int:
         else:
             rows[method] = _Row(json.loads(done.stdout.strip().splitlines()[-1]))
         print(f"{method}: {rows[method].data}", file=sys.stderr)
-    text = _report(rows, args.minutes, args.seed)
-    marker = "<!-- explanation (kept by the benchmark) -->"
-    if args.out.exists() and marker in (old := args.out.read_text(encoding="utf-8")):
-        text = text.split(marker)[0] + marker + old.split(marker, 1)[1]
+    if len(methods) < len(ORDER):
+        for method in ORDER:
+            rows.setdefault(method, _Row({"method": method, "error": "not rerun"}))
+        command = f"python benchmarks/sokoban_methods.py --minutes {args.minutes:g} --seed {args.seed} " \
+                  f"--methods {','.join(methods)}"
+        text = _merge(old, _report(rows, args.minutes, args.seed), methods, command)
+    else:
+        text = _report(rows, args.minutes, args.seed)
+        if marker in old:
+            text = text.split(marker)[0] + marker + old.split(marker, 1)[1]
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0

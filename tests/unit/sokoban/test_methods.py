@@ -14,7 +14,8 @@ from ggp.translators.sokoban.level import level_to_text, parse_level, parse_leve
 from ggp.translators.sokoban.methods import METHODS, GeneratorBug, MethodOptions, generate
 from ggp.translators.sokoban.methods.base import accept
 from ggp.translators.sokoban.methods.layout import parse_layout, random_room
-from ggp.translators.sokoban.methods.mcts import _block_cells, _Game
+from ggp.translators.sokoban.methods.mcts import _block_cells, _congestion, _Game
+from ggp.translators.sokoban.methods.mcts import search as mcts_search
 from ggp.translators.sokoban.methods.pdb import PdbMemoryError, _Board, search
 from ggp.translators.sokoban.metrics import measure
 from ggp.translators.sokoban.moves import solves
@@ -149,10 +150,41 @@ def test_mcts_payout_follows_the_formula_on_a_hand_made_episode() -> None:
     assert 3003 not in game.legal()  # the obstacle column blocks a second push
     assert (game.log, game.boxes) == (["d", "R"], [(3, 2)])
     # P_b: the 3x3 windows over columns 1-3 are all floor (12 cells); the other cells, column 4, count.
-    # P_c: the rectangle from (2, 2) to (3, 2) holds the start (4) and the goal (4), no obstacle.
-    assert game.payout() == pytest.approx((5 * 4 / 16 + 10 * 8 / 16 + 1 * 1) / 50)
+    # P_c: the rectangle from (2, 2) to (3, 2) (area 2, no obstacle) holds one start and one goal.
+    assert game.payout() == pytest.approx((5 * 4 + 10 * (4 * 1 + 4 * 1) / (1 * (2 - 0)) + 1 * 1) / 50)
     made = game.level()
     assert made is not None and made[1] == "dR" and solves(*made)
+
+
+def test_congestion_counts_starts_goals_and_obstacles_in_each_box_rectangle() -> None:
+    # Box A from (1, 1) to (3, 2): a 3x2 rectangle with one obstacle, box B's start and both goals.
+    # Box B from (2, 2) to (2, 3): a 1x2 rectangle holding its own start and goal only.
+    starts, goals, walls = [(1, 1), (2, 2)], [(3, 2), (2, 3)], {(2, 1), (5, 5)}
+    expected = (4 * 2 + 4 * 1) / (6 - 1) + (4 * 1 + 4 * 1) / (2 - 0)
+    assert _congestion(starts, goals, walls) == pytest.approx(expected)
+    assert _congestion([(1, 1)], [(1, 1)], walls) == 0  # a box back on its start adds nothing
+
+
+def test_phase_two_forbids_walking_straight_back_and_evaluating_before_a_box_moved() -> None:
+    game = _Game(4, 1, 1, (1, 1))
+    game.obstacles = set()
+    game.apply(1000 + game.index((3, 1)))
+    game.apply(2000)
+    assert game.legal() == [3003]  # right only; no evaluate while every box is on its start
+    game.apply(3003)  # walk to (2, 1)
+    assert game.legal() == [3003]  # walking back left would undo the step
+    game.apply(3003)  # push the box onto (4, 1)
+    assert game.log == ["r", "R"] and 3002 in game.legal() and 3004 in game.legal()  # back is fine after a push
+
+
+def test_a_search_keeps_its_best_distinct_levels_from_every_episode() -> None:
+    result = mcts_search(5, 5, 2, iterations=150, rng=random.Random(2), keep=6)
+    payouts = [candidate.payout for candidate in result.levels]
+    assert len(payouts) == 6 and payouts == sorted(payouts, reverse=True)
+    assert (result.level, result.payout) == (result.levels[0].level, payouts[0])
+    assert len({candidate.level for candidate in result.levels}) == 6
+    assert all(solves(candidate.level, candidate.solution) for candidate in result.levels)
+    assert result.mean_payout < payouts[-1]
 
 
 def test_uniform_blocks_cover_their_nine_cells() -> None:
@@ -167,7 +199,7 @@ def test_the_cli_runs_mcts_with_an_iteration_budget(tmp_path: Path, capsys: pyte
                  "--keep-trivial", "--count", "2", "--seed", "4", "--out", str(out)]) == 0
     levels = parse_levels(out.read_text())
     assert [level.title for level in levels] == [
-        f"mcts 5x5 boxes 2 iterations 60 seed 4 attempt {i}" for i in (0, 1)]
+        f"mcts 5x5 boxes 2 iterations 60 seed 4 attempt 0 rank {i}" for i in (1, 2)]
     assert out.read_text().count("; MCTS solution (") == 2
     assert "2 level(s) from 2 attempts" in capsys.readouterr().out
 

@@ -2,27 +2,27 @@
 
 The board starts full of obstacles except the player's cell. Phase 1 actions remove an obstacle next
 to an empty cell, place a box on an empty cell (at most ``boxes``), or freeze the layout; phase 2
-actions move the player (walking, or pushing a box as in Sokoban) or evaluate. At evaluation the boxes
-that were pushed become goals where they stand and start where they were placed; boxes never pushed
-become walls. The phase-2 moves are then a solution of the level, so every level is solvable.
+actions move the player (walking, or pushing a box as in Sokoban) or evaluate, which ends the episode.
+At evaluation the boxes that were pushed become goals where they stand and start where they were
+placed; boxes never pushed become obstacles; the player starts where it stood at the freeze. The
+phase-2 moves are then a solution of the level, so every level is solvable.
 
 Selection is UCB1, ``w_i / n_i + c * sqrt(ln N_i / n_i)`` with c = sqrt(2). The payout of a level is
-``(w_b P_b + w_c P_c + w_n P_n) / k`` with w_b 5, w_c 10, w_n 1, k 50, where (decisions of ours where
-the paper leaves details open):
+the paper's ``(w_b P_b + w_c P_c + w_n n) / k`` with w_b 5, w_c 10, w_n 1, k 50, on raw counts:
 
 - P_b: interior cells not inside any uniform 3x3 block (all obstacle or all floor);
-- P_c: congestion, summed over the pushed boxes: in the rectangle spanned by a box's start and its goal,
-  4 x boxes + 4 x goals + 1 x obstacles (Kartal et al.'s alpha, beta, gamma), so long box-to-goal
-  paths through crowded areas pay most;
-- P_n: the number of boxes.
+- P_c: congestion, summed over the pushed boxes: ``(alpha s + beta g) / (gamma (A - o))`` in the
+  rectangle spanned by the box's start and its goal, where s, g and o count the boxes' starts, the
+  goals and the obstacles inside it and A is its area; alpha 4, beta 4, gamma 1;
+- n: the number of boxes.
 
-P_b and P_c are divided by the interior area w x h, so the payout does not grow with the board (with
-raw counts UCB1's exploration term, about 1, would be negligible beside payouts of 10 or more).
-
-An episode that makes no valid level (no box off its goal, the player stuck) pays 0. The default
-(rollout) policy plays uniformly random actions, except that in phase 2 it evaluates with probability
-``EVALUATE_PROBABILITY`` per step (uniform choice would stop after a handful of moves); phase 2 is
-capped at 2 x w x h moves. The search returns the best-paying level of all its episodes.
+An episode that makes no valid level pays 0; evaluate is legal only once a box is off its start.
+Phase 2 forbids walking straight back to the cell just left (a no-op pair of moves; stepping back
+after a push is allowed) and is capped at 2 x w x h moves. The default (rollout) policy plays
+uniformly random actions, except that in phase 2 it evaluates with probability
+``EVALUATE_PROBABILITY`` per step (uniform choice would stop after a handful of moves). Every
+iteration ends in a complete level, and a search keeps the best-paying distinct levels of all its
+iterations (its anytime "level set"), not only those on the tree's final path.
 
 >>> result = search(5, 5, 2, iterations=60, rng=random.Random(1))
 >>> from ggp.translators.sokoban.moves import solves
@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
 import random
@@ -50,10 +51,12 @@ log = logging.getLogger(__name__)
 
 C = math.sqrt(2)
 W_B, W_C, W_N, K = 5.0, 10.0, 1.0, 50.0
-ALPHA, BETA, GAMMA = 4, 4, 1
+ALPHA, BETA, GAMMA = 4.0, 4.0, 1.0
 """Congestion weights of boxes, goals and obstacles inside a box's start-to-goal rectangle."""
 EVALUATE_PROBABILITY = 0.02
-"""Chance per phase-2 step that a rollout evaluates (ends the episode)."""
+"""Chance per phase-2 step that a rollout evaluates (ends the episode) once a box is off its start."""
+LEVEL_SET = 10
+"""Levels per search that the optimal solver scores: the best-paying distinct levels of all its episodes."""
 BYTES_PER_NODE = 420
 """Measured with tracemalloc: a node object, its children dict entry and its untried-action list."""
 
@@ -72,13 +75,15 @@ class MctsResult:
     nodes: int
     mean_payout: float
     peak_bytes: int
+    levels: tuple[Candidate, ...] = ()
+    """The kept levels, best-paying first (``level`` is the first one's)."""
 
 
 class _Game:
     """One episode's state; actions are ints (a cell index, ``_BOX + index``, ``_FREEZE``, ``_MOVE + d``...)."""
 
-    __slots__ = ("boxes", "frozen", "height", "log", "max_boxes", "obstacles", "over", "player", "pushed", "start",
-                 "starts", "width")
+    __slots__ = ("back", "boxes", "frozen", "height", "log", "max_boxes", "moved", "obstacles", "over", "player",
+                 "pushed", "start", "starts", "width")
 
     def __init__(self, width: int, height: int, max_boxes: int, player: Cell) -> None:
         self.width, self.height, self.max_boxes = width, height, max_boxes
@@ -87,6 +92,8 @@ class _Game:
         self.starts: list[Cell] = []
         self.pushed: list[bool] = []
         self.player = self.start = player
+        self.back: Cell | None = None  # the cell the player just walked from (no push since)
+        self.moved = 0  # boxes off their start
         self.frozen = False
         self.log: list[str] = []
         self.over = False
@@ -97,6 +104,7 @@ class _Game:
         other.obstacles = set(self.obstacles)
         other.boxes, other.starts, other.pushed = list(self.boxes), list(self.starts), list(self.pushed)
         other.player, other.start, other.frozen = self.player, self.start, self.frozen
+        other.back, other.moved = self.back, self.moved
         other.log, other.over = list(self.log), self.over
         return other
 
@@ -127,19 +135,24 @@ class _Game:
             if self.boxes:
                 actions.append(_FREEZE)
             return sorted(actions)
-        actions = [_EVALUATE]
-        if len(self.log) < 2 * self.width * self.height:
-            boxes = set(self.boxes)
-            x, y = self.player
-            for d, (_, (dx, dy)) in enumerate(_STEPS):
-                a = (x + dx, y + dy)
-                if not self.empty(a):
+        return self.moves() + ([_EVALUATE] if self.moved else [])
+
+    def moves(self) -> list[int]:
+        """Phase-2 moves: a walk or a push, but not a walk straight back to the cell just left (a no-op)."""
+        actions: list[int] = []
+        if len(self.log) >= 2 * self.width * self.height:
+            return actions
+        boxes = self.boxes
+        x, y = self.player
+        for d, (_, (dx, dy)) in enumerate(_STEPS):
+            a = (x + dx, y + dy)
+            if not self.empty(a) or a == self.back:
+                continue
+            if a in boxes:
+                b = (x + 2 * dx, y + 2 * dy)
+                if not self.empty(b) or b in boxes:
                     continue
-                if a in boxes:
-                    b = (x + 2 * dx, y + 2 * dy)
-                    if not self.empty(b) or b in boxes:
-                        continue
-                actions.append(_MOVE + d)
+            actions.append(_MOVE + d)
         return actions
 
     def apply(self, action: int) -> None:
@@ -151,10 +164,14 @@ class _Game:
             letter, (dx, dy) = _STEPS[action - _MOVE]
             x, y = self.player
             a = (x + dx, y + dy)
+            self.back = self.player
             if a in self.boxes:
                 i = self.boxes.index(a)
+                was = self.boxes[i] != self.starts[i]
                 self.boxes[i] = (x + 2 * dx, y + 2 * dy)
+                self.moved += (self.boxes[i] != self.starts[i]) - was
                 self.pushed[i] = True
+                self.back = None
                 letter = letter.upper()
             self.player = a
             self.log.append(letter)
@@ -166,12 +183,16 @@ class _Game:
         else:
             self.obstacles.discard(self.cell(action))
 
+    def _walls(self) -> set[Cell]:
+        # Boxes never pushed become obstacles (Kartal et al.'s clean-up).
+        return self.obstacles | {self.starts[i] for i, pushed in enumerate(self.pushed) if not pushed}
+
     def level(self) -> tuple[Level, str] | None:
         """The episode's level and solution (None when it is not a valid level)."""
         kept = [i for i, pushed in enumerate(self.pushed) if pushed]
-        if not kept:
+        if not self.moved:
             return None
-        walls = self.obstacles | {self.starts[i] for i, pushed in enumerate(self.pushed) if not pushed}
+        walls = self._walls()
         floor = {(x, y) for x in range(1, self.width + 1) for y in range(1, self.height + 1)} - walls
         region = {self.start}
         queue = deque([self.start])
@@ -190,24 +211,37 @@ class _Game:
         return level, "".join(self.log)
 
     def payout(self) -> float:
-        """(w_b P_b + w_c P_c + w_n P_n) / k of the episode's level, 0 when it makes none."""
-        kept = [i for i, pushed in enumerate(self.pushed) if pushed]
-        if not kept or all(self.boxes[i] == self.starts[i] for i in kept):
+        """(w_b P_b + w_c P_c + w_n n) / k of the episode's level, 0 when it makes none."""
+        if not self.moved:
             return 0.0
-        walls = self.obstacles | {self.starts[i] for i, pushed in enumerate(self.pushed) if not pushed}
-        blocks = _block_cells(walls, self.width, self.height)
-        p_b = self.width * self.height - len(blocks)
-        starts = {self.starts[i] for i in kept}
-        goals = {self.boxes[i] for i in kept}
-        p_c = 0
-        for i in kept:
-            (x0, y0), (x1, y1) = self.starts[i], self.boxes[i]
-            for x in range(min(x0, x1), max(x0, x1) + 1):
-                for y in range(min(y0, y1), max(y0, y1) + 1):
-                    c = (x, y)
-                    p_c += ALPHA * (c in starts) + BETA * (c in goals) + GAMMA * (c in walls)
-        area = self.width * self.height
-        return (W_B * p_b / area + W_C * p_c / area + W_N * len(kept)) / K
+        kept = [i for i, pushed in enumerate(self.pushed) if pushed]
+        walls = self._walls()
+        p_b = self.width * self.height - len(_block_cells(walls, self.width, self.height))
+        return (W_B * p_b + W_C * _congestion(
+            [self.starts[i] for i in kept], [self.boxes[i] for i in kept], walls) + W_N * len(kept)) / K
+
+
+def _congestion(starts: list[Cell], goals: list[Cell], walls: set[Cell]) -> float:
+    """Kartal et al.'s P_c: over boxes, (alpha s + beta g) / (gamma (A - o)) in the box's start-to-goal rectangle.
+
+    s, g and o count the boxes' starts, the goals and the obstacles inside the rectangle (its own
+    start and goal included), A is its area. A box back on its start adds 0.
+    """
+    starts_set, goals_set = set(starts), set(goals)
+    total = 0.0
+    for (x0, y0), (x1, y1) in zip(starts, goals, strict=True):
+        if (x0, y0) == (x1, y1):
+            continue
+        s = g = o = 0
+        for x in range(min(x0, x1), max(x0, x1) + 1):
+            for y in range(min(y0, y1), max(y0, y1) + 1):
+                c = (x, y)
+                s += c in starts_set
+                g += c in goals_set
+                o += c in walls
+        area = (abs(x1 - x0) + 1) * (abs(y1 - y0) + 1)
+        total += (ALPHA * s + BETA * g) / (GAMMA * (area - o))
+    return total
 
 
 def _block_cells(walls: set[Cell], width: int, height: int) -> set[Cell]:
@@ -230,19 +264,46 @@ class _Node:
     total: float = 0.0
 
 
-def search(width: int, height: int, boxes: int, *, iterations: int, rng: random.Random) -> MctsResult:
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One level of a search's level set: its payout, the level and the episode's moves (a solution)."""
+
+    payout: float
+    level: Level
+    solution: str
+
+
+def _rollout(game: _Game, rng: random.Random) -> None:
+    """The default policy: uniform random actions; in phase 2 a random walk without no-op moves that
+    evaluates with probability ``EVALUATE_PROBABILITY`` per step once a box is off its start."""
+    while not game.over:
+        if not game.frozen:
+            game.apply(rng.choice(game.legal()))
+            continue
+        moves = game.moves()
+        if not moves or (game.moved and rng.random() < EVALUATE_PROBABILITY):
+            game.apply(_EVALUATE)
+        else:
+            game.apply(rng.choice(moves))
+
+
+def search(width: int, height: int, boxes: int, *, iterations: int, rng: random.Random,
+           keep: int = 1) -> MctsResult:
     """Run ``iterations`` MCTS iterations on a ``width`` x ``height`` interior with at most ``boxes`` boxes.
 
+    Every iteration ends in a complete level (the tree path, then the rollout); the result holds the
+    ``keep`` best-paying distinct levels of all iterations, best first (``level``: the best one).
     Raises :class:`SokobanError` when the boxes and the player cannot fit the interior.
     """
     check_fits(boxes, width, height)
     player = (rng.randint(1, width), rng.randint(1, height))
     root_game = _Game(width, height, boxes, player)
     root = _Node(root_game.legal())
-    best: tuple[float, tuple[Level, str]] | None = None
+    best: list[tuple[float, int, _Game]] = []  # a min-heap of the kept episodes
+    seen: set[tuple[frozenset[Cell], tuple[Cell, ...], tuple[Cell, ...]]] = set()
     nodes = 1
     total = 0.0
-    for _ in range(iterations):
+    for iteration in range(iterations):
         game = root_game.copy()
         node = root
         path = [root]
@@ -264,31 +325,34 @@ def search(width: int, height: int, boxes: int, *, iterations: int, rng: random.
             node = child
             path.append(node)
             nodes += 1
-        # Rollout: the default policy until the episode ends.
-        while not game.over:
-            actions = game.legal()
-            if game.frozen and (len(actions) == 1 or rng.random() < EVALUATE_PROBABILITY):
-                game.apply(_EVALUATE)
-            else:
-                choices = [a for a in actions if a != _EVALUATE] if game.frozen else actions
-                game.apply(rng.choice(choices))
+        _rollout(game, rng)
         value = game.payout()
         total += value
-        if value > 0 and (best is None or value > best[0]):
-            made = game.level()
-            if made is not None:
-                best = (value, made)
+        if value > 0 and (len(best) < keep or value > best[0][0]):
+            key = (frozenset(game._walls()), tuple(game.starts), tuple(game.boxes))
+            if key not in seen:
+                seen.add(key)
+                heapq.heappush(best, (value, iteration, game))
+                if len(best) > keep:
+                    heapq.heappop(best)
         for visited in path:
             visited.visits += 1
             visited.total += value
-    level, solution = best[1] if best is not None else (None, "")
-    return MctsResult(level, solution, best[0] if best else 0.0, iterations, nodes, total / max(iterations, 1),
-                      nodes * BYTES_PER_NODE)
+    levels = []
+    for value, _, game in sorted(best, key=lambda item: (-item[0], item[1])):
+        made = game.level()
+        if made is not None:
+            levels.append(Candidate(value, *made))
+    head = levels[0] if levels else None
+    return MctsResult(head.level if head else None, head.solution if head else "", head.payout if head else 0.0,
+                      iterations, nodes, total / max(iterations, 1), nodes * BYTES_PER_NODE, tuple(levels))
 
 
 def generate_mcts(options: MethodOptions, count: int, seed: int, stats: GenerationStats) -> Iterator[Generated]:
-    """Yield up to ``count`` levels, the best of one search per attempt (attempt ``i`` seeded ``"seed:i"``).
+    """Yield up to ``count`` levels: per search (attempt ``i`` seeded ``"seed:i"``) its level set, best first.
 
+    Each of the ``LEVEL_SET`` best-paying levels of a search is scored by the optimal solver
+    (:func:`~ggp.translators.sokoban.methods.base.accept`), so a search can yield several levels.
     Raises :class:`SokobanError` when the boxes and the player cannot fit the interior.
     """
     width, height = options.size()
@@ -300,14 +364,19 @@ def generate_mcts(options: MethodOptions, count: int, seed: int, stats: Generati
             return
         clock = time.process_time()
         result = search(width, height, options.boxes, iterations=options.iterations,
-                        rng=random.Random(f"{seed}:{attempt}"))
+                        rng=random.Random(f"{seed}:{attempt}"), keep=LEVEL_SET)
         stats.sym_seconds += time.process_time() - clock
         stats.peak_bytes = max(stats.peak_bytes, result.peak_bytes)
-        if result.level is None:
+        if not result.levels:
             stats.outcomes["invalid"] += 1
             continue
-        title = f"mcts {width}x{height} boxes {options.boxes} iterations {options.iterations} seed {seed} attempt {attempt}"
-        item = accept(result.level, result.solution, options, stats, title=title, seed=seed, attempt=attempt)
-        if item is not None:
-            found += 1
-            yield item
+        for rank, candidate in enumerate(result.levels, start=1):
+            title = (f"mcts {width}x{height} boxes {options.boxes} iterations {options.iterations} seed {seed} "
+                     f"attempt {attempt} rank {rank}")
+            item = accept(candidate.level, candidate.solution, options, stats, title=title, seed=seed,
+                          attempt=attempt)
+            if item is not None:
+                found += 1
+                yield item
+                if found >= count:
+                    return
