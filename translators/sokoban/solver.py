@@ -298,16 +298,18 @@ def solve_moves(
 ) -> Solution | None:
     """A move-optimal solution (fewest player moves, pushes included), or None if unsolvable.
 
-    A* over (box set, player cell after a push), each edge a shortest walk plus one push; the
-    heuristic (the cheapest assignment of boxes to goals by push distance) is consistent.
-    ``known``, any solution of the level, turns the search into a bounded optimality check: only
-    solutions shorter than ``known`` are looked for (states with g + h at or above its length are
-    dropped), and when there is none ``known`` itself is returned, being move-optimal. Raises
+    A bounded optimality check: given ``known``, any solution of the level (without one, the weighted
+    search of :func:`quick_moves` finds one, or shows there is none), a breadth-first wave over
+    (box set, player cells) looks only for a shorter solution, dropping states whose depth plus the
+    push lower bound (the cheapest assignment of boxes to goals by push distance) reaches the known
+    length; when there is none, ``known`` itself is returned, being move-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
     if known is None:
-        return _search_moves(level, limits, 1, None)[0]
-    found, explored = _search_moves(level, limits, 1, known.length - 1)
+        known = quick_moves(level, limits)
+        if known is None:
+            return None
+    found, explored = _wave_moves(level, limits, known.length - 1)
     return found if found is not None else Solution(known.moves, explored)
 
 
@@ -396,3 +398,114 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 if not stored & 511:  # the clock, every 512 states
                     budget.check_time()
     return None, len(parents)
+
+
+def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[Solution | None, int]:
+    """Move-optimal search as a breadth-first wave over box sets, all player cells of a set at once.
+
+    Depth d holds, for each box set, the bit mask of player cells first reached in exactly d moves;
+    a walk step is a few shifts of that mask, and a push starts a new box set from one cell. Box sets
+    whose depth plus the push lower bound passes ``bound`` are dropped. The first depth that reaches
+    the goals is the fewest moves. A stored state is one (depth, box set) entry with its player mask,
+    which is what the memory holds. Returns (None, stored) when no solution within ``bound`` exists.
+    """
+    board = _Board(level)
+    budget = _Budget(limits, level)
+    if board.boxes == board.goals:
+        return Solution("", 1), 1
+    if board.boxes & ~board.live:
+        return None, 1
+    floor, live, goals, w = board.floor, board.live, board.goals, board.w
+    frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
+    cutoff = _FAR if bound is None else bound
+    if estimate(board.boxes) > cutoff:
+        return None, 1
+    max_nodes = limits.max_nodes
+    seen: dict[int, int] = {board.boxes: 1 << board.player}
+    layers: list[dict[int, int]] = [dict(seen)]
+    stored = 1
+    depth = 0
+    while layers[depth]:
+        frontier = layers[depth]
+        nxt: dict[int, int] = {}
+        layers.append(nxt)
+        for boxes, front in frontier.items():
+            h = estimates[boxes]
+            if depth + h > cutoff:
+                continue  # a push from here costs depth + 1 and leaves at least h - 1 pushes
+            free = floor & ~boxes
+            known = seen[boxes]
+            if depth + 1 + h <= cutoff:
+                step = ((front << 1) | (front >> 1) | (front << w) | (front >> w)) & free & ~known
+                if step:
+                    seen[boxes] = known | step
+                    if boxes in nxt:
+                        nxt[boxes] |= step
+                    else:
+                        nxt[boxes] = step
+                        stored += 1
+            target_ok = free & live
+            for s in (-w, w, -1, 1):
+                # Player on p, box on p + s, free live cell on p + 2s.
+                if s > 0:
+                    pushers = front & (boxes >> s) & (target_ok >> (2 * s))
+                else:
+                    pushers = front & (boxes << -s) & (target_ok << (-2 * s))
+                while pushers:
+                    low = pushers & -pushers
+                    pushers ^= low
+                    p = low.bit_length() - 1
+                    b = p + s
+                    t = b + s
+                    nboxes = (boxes & ~(1 << b)) | (1 << t)
+                    blocked = solid | nboxes
+                    if (((blocked >> (t - 1)) | (blocked >> (t + 1))) & 1
+                            and ((blocked >> (t - w)) | (blocked >> (t + w))) & 1 and frozen(nboxes, t)):
+                        continue
+                    bit = 1 << b
+                    old = seen.get(nboxes, 0)
+                    if old & bit:
+                        continue
+                    nh = estimates.get(nboxes)
+                    if nh is None:
+                        nh = estimate(nboxes)
+                    if depth + 1 + nh > cutoff:
+                        continue
+                    seen[nboxes] = old | bit
+                    if nboxes in nxt:
+                        nxt[nboxes] |= bit
+                    else:
+                        nxt[nboxes] = bit
+                        stored += 1
+                    if nboxes == goals:
+                        return Solution(_wave_path(board, layers, b), stored), stored
+            if stored > max_nodes:
+                budget.check(stored)  # raises
+            budget.check_time()
+        depth += 1
+    return None, stored
+
+
+def _wave_path(board: _Board, layers: list[dict[int, int]], player: int) -> str:
+    """The moves to the goal state in the last layer, found backwards through the layers."""
+    w = board.w
+    letters = {-w: "u", w: "d", -1: "l", 1: "r"}
+    boxes = board.goals
+    out = []
+    for depth in range(len(layers) - 2, -1, -1):
+        layer = layers[depth]
+        for s, letter in letters.items():
+            q = player - s  # the previous player cell, one step against s
+            if (layer.get(boxes, 0) >> q) & 1 and not (boxes >> player) & 1:
+                out.append(letter)
+                player = q
+                break
+            if (boxes >> (player + s)) & 1:
+                before = (boxes & ~(1 << (player + s))) | (1 << player)
+                if (layer.get(before, 0) >> q) & 1:
+                    out.append(letter.upper())
+                    boxes, player = before, q
+                    break
+        else:
+            raise AssertionError("no predecessor in the previous layer")
+    return "".join(reversed(out))
