@@ -63,7 +63,11 @@ _FAR = 1 << 20
 
 
 class _Board:
-    """A level compiled to bit masks; shifts stand for the four directions."""
+    """A level compiled to bit masks; shifts stand for the four directions.
+
+    Read-only after construction except for the ``estimates`` cache, so the searches of one level
+    share one board (see :func:`_board`).
+    """
 
     def __init__(self, level: Level) -> None:
         self.level = level
@@ -106,7 +110,16 @@ class _Board:
         known = self.estimates.get(boxes)
         if known is not None:
             return known
-        if not self.perms:
+        if len(self.perms) == 6:  # the generator's default, 3 boxes: the six assignments written out
+            table = self.table
+            low = boxes & -boxes
+            rest = boxes ^ low
+            mid = rest & -rest
+            (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = (
+                table[low.bit_length() - 1], table[mid.bit_length() - 1], table[(rest ^ mid).bit_length() - 1]
+            )
+            value = min(a0 + b1 + c2, a0 + b2 + c1, a1 + b0 + c2, a1 + b2 + c0, a2 + b0 + c1, a2 + b1 + c0)
+        elif not self.perms:
             value = sum(self.dist[b] for b in bits(boxes))
         else:
             rows = [self.table[b] for b in bits(boxes)]
@@ -116,9 +129,6 @@ class _Board:
             elif n == 2:
                 (a0, a1), (b0, b1) = rows
                 value = min(a0 + b1, a1 + b0)
-            elif n == 3:  # the generator's default box count: the six assignments written out
-                (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = rows
-                value = min(a0 + b1 + c2, a0 + b2 + c1, a1 + b0 + c2, a1 + b2 + c0, a2 + b0 + c1, a2 + b1 + c0)
             else:
                 value = min(sum(row[g] for row, g in zip(rows, perm)) for perm in self.perms)
         self.estimates[boxes] = value
@@ -203,6 +213,20 @@ class _Board:
         return "".join(out)
 
 
+_LAST_BOARD: list[_Board] = []
+
+
+def _board(level: Level) -> _Board:
+    """The board of ``level``, reused when the previous search was on the same (immutable) level:
+    the generators run several searches per candidate, and the push-bound cache carries over."""
+    last = _LAST_BOARD[0] if _LAST_BOARD else None
+    if last is not None and last.level is level:
+        return last
+    board = _Board(level)
+    _LAST_BOARD[:] = [board]
+    return board
+
+
 def region(floor: int, width: int, player: int, boxes: int) -> int:
     """The cells reachable from ``player`` over ``floor`` without crossing ``boxes``, as a bit mask of a
     board ``width`` cells wide (bit = row * width + column; border walls stop the shifts)."""
@@ -263,7 +287,7 @@ def solve_pushes(
     when there is none ``known`` itself is returned, being push-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
-    board = _Board(level)
+    board = _board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
         return Solution("", 1)
@@ -324,7 +348,7 @@ def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int
 
 def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> tuple[Solution | None, int]:
     """The solution found (None: none within ``bound`` moves) and the number of states stored."""
-    board = _Board(level)
+    board = _board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
         return Solution("", 1), 1
@@ -409,7 +433,7 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
     the goals is the fewest moves. A stored state is one (depth, box set) entry with its player mask,
     which is what the memory holds. Returns (None, stored) when no solution within ``bound`` exists.
     """
-    board = _Board(level)
+    board = _board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
         return Solution("", 1), 1
@@ -481,7 +505,7 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
                         return Solution(_wave_path(board, layers, b), stored), stored
             if stored > max_nodes:
                 budget.check(stored)  # raises
-            budget.check_time()
+        budget.check_time()
         depth += 1
     return None, stored
 
