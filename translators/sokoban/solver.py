@@ -445,6 +445,7 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
     if estimate(board.boxes) > cutoff:
         return None, 1
     max_nodes = limits.max_nodes
+    steps = tuple((s, 2 * s) for s in (-w, w, -1, 1))
     seen: dict[int, int] = {board.boxes: 1 << board.player}
     layers: list[dict[int, int]] = [dict(seen)]
     stored = 1
@@ -468,13 +469,15 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
                     else:
                         nxt[boxes] = step
                         stored += 1
+            if not front & ((boxes << 1) | (boxes >> 1) | (boxes << w) | (boxes >> w)):
+                continue  # no player cell of this depth touches a box
             target_ok = free & live
-            for s in (-w, w, -1, 1):
+            for s, s2 in steps:
                 # Player on p, box on p + s, free live cell on p + 2s.
                 if s > 0:
-                    pushers = front & (boxes >> s) & (target_ok >> (2 * s))
+                    pushers = front & (boxes >> s) & (target_ok >> s2)
                 else:
-                    pushers = front & (boxes << -s) & (target_ok << (-2 * s))
+                    pushers = front & (boxes << -s) & (target_ok << -s2)
                 while pushers:
                     low = pushers & -pushers
                     pushers ^= low
