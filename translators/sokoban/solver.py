@@ -322,17 +322,16 @@ def solve_moves(
 ) -> Solution | None:
     """A move-optimal solution (fewest player moves, pushes included), or None if unsolvable.
 
-    A bounded optimality check: given ``known``, any solution of the level (without one, the weighted
-    search of :func:`quick_moves` finds one, or shows there is none), a breadth-first wave over
-    (box set, player cells) looks only for a shorter solution, dropping states whose depth plus the
-    push lower bound (the cheapest assignment of boxes to goals by push distance) reaches the known
-    length; when there is none, ``known`` itself is returned, being move-optimal. Raises
+    Without ``known``: A* over (box set, player cell after a push), each edge a shortest walk plus
+    one push; the heuristic (the cheapest assignment of boxes to goals by push distance) is
+    consistent. ``known``, any solution of the level, turns the search into a bounded optimality
+    check, done by a breadth-first wave over (box set, player cells) that looks only for a shorter
+    solution, dropping states whose depth plus that push lower bound reaches the known length; when
+    there is none, ``known`` itself is returned, being move-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
     if known is None:
-        known = quick_moves(level, limits)
-        if known is None:
-            return None
+        return _search_moves(level, limits, 1, None)[0]
     found, explored = _wave_moves(level, limits, known.length - 1)
     return found if found is not None else Solution(known.moves, explored)
 
@@ -430,8 +429,9 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
     Depth d holds, for each box set, the bit mask of player cells first reached in exactly d moves;
     a walk step is a few shifts of that mask, and a push starts a new box set from one cell. Box sets
     whose depth plus the push lower bound passes ``bound`` are dropped. The first depth that reaches
-    the goals is the fewest moves. A stored state is one (depth, box set) entry with its player mask,
-    which is what the memory holds. Returns (None, stored) when no solution within ``bound`` exists.
+    the goals is the fewest moves. Stored states are counted as the A* counts them, one per (box set,
+    player cell) reached by a push (walking fills bits of the same masks). Returns (None, stored)
+    when no solution within ``bound`` exists.
     """
     board = _board(level)
     budget = _Budget(limits, level)
@@ -464,11 +464,7 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
                 step = ((front << 1) | (front >> 1) | (front << w) | (front >> w)) & free & ~known
                 if step:
                     seen[boxes] = known | step
-                    if boxes in nxt:
-                        nxt[boxes] |= step
-                    else:
-                        nxt[boxes] = step
-                        stored += 1
+                    nxt[boxes] = nxt.get(boxes, 0) | step
             if not front & ((boxes << 1) | (boxes >> 1) | (boxes << w) | (boxes >> w)):
                 continue  # no player cell of this depth touches a box
             target_ok = free & live
@@ -499,11 +495,8 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
                     if depth + 1 + nh > cutoff:
                         continue
                     seen[nboxes] = old | bit
-                    if nboxes in nxt:
-                        nxt[nboxes] |= bit
-                    else:
-                        nxt[nboxes] = bit
-                        stored += 1
+                    nxt[nboxes] = nxt.get(nboxes, 0) | bit
+                    stored += 1
                     if nboxes == goals:
                         return Solution(_wave_path(board, layers, b), stored), stored
             if stored > max_nodes:

@@ -23,7 +23,7 @@ from ggp.translators.sokoban.generator import (
 from ggp.translators.sokoban.level import DIRECTIONS, Level, level_to_text, parse_level, parse_levels
 from ggp.translators.sokoban.metrics import NON_TRIVIAL, len_score, measure, psh
 from ggp.translators.sokoban.moves import Position, solves, step
-from ggp.translators.sokoban.solver import _search_moves, solve_moves, solve_pushes
+from ggp.translators.sokoban.solver import solve_moves, solve_pushes
 
 SMALL = [
     SymSettings(width=4, height=4, boxes=1, forward=8, backward=6),
@@ -148,7 +148,7 @@ def test_cli_reports_a_shortfall_and_rejects_a_bad_size(capsys: pytest.CaptureFi
 
 def test_the_fast_scoring_keeps_and_drops_exactly_what_the_exact_scorers_would() -> None:
     # Every candidate of 120 SYM runs, scored the generator's way (its own solution, quick searches,
-    # the bounded wave) and by the unbounded exact searches (the A* and the push BFS, no known solution):
+    # the bounded wave) and by the exact searches without a known solution (the A* and the push BFS):
     # a wrong rejection or a wrong stored count fails here.
     settings = SymSettings(width=6, height=6, boxes=3, forward=18, backward=12)
     kept = dropped = 0
@@ -157,7 +157,7 @@ def test_the_fast_scoring_keeps_and_drops_exactly_what_the_exact_scorers_would()
         if candidate is None:
             continue
         level, solution = candidate
-        by_moves = _search_moves(level, GENERATOR_LIMITS, 1, None)[0]
+        by_moves = solve_moves(level, GENERATOR_LIMITS)
         by_pushes = solve_pushes(level, GENERATOR_LIMITS)
         assert by_moves is not None and by_pushes is not None
         w, h, b = level.width, level.height, len(level.boxes)
