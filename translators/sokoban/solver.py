@@ -1,4 +1,5 @@
-"""Optimal Sokoban solvers: fewest pushes (breadth-first) and fewest moves (A*), both with limits.
+"""Optimal Sokoban solvers: fewest pushes (breadth-first) and fewest moves (A*, or a breadth-first
+wave when a known solution bounds the search), all with limits.
 
 Boards are compiled to bit masks over the text grid (bit ``y * width + x``), so the player's region
 is a few shifts per step and a search state is a pair of Python ints, which makes a cheap
@@ -516,11 +517,11 @@ def _wave_path(board: _Board, layers: list[dict[int, int]], player: int) -> str:
         layer = layers[depth]
         for s, letter in letters.items():
             q = player - s  # the previous player cell, one step against s
-            if (layer.get(boxes, 0) >> q) & 1 and not (boxes >> player) & 1:
+            if (layer.get(boxes, 0) >> q) & 1:  # a walk from q
                 out.append(letter)
                 player = q
                 break
-            if (boxes >> (player + s)) & 1:
+            if (boxes >> (player + s)) & 1:  # a push from q of the box now on player + s
                 before = (boxes & ~(1 << (player + s))) | (1 << player)
                 if (layer.get(before, 0) >> q) & 1:
                     out.append(letter.upper())
