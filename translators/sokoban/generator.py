@@ -139,12 +139,14 @@ class _Sym:
 
     def path(self, start: Cell, end: Cell, boxes: set[Cell], carve: bool) -> list[str] | None:
         """Cheapest walk (letters); with ``carve`` untouched inner cells are passable at a cost."""
-        costly = self.s.path == "closest-active-tile"
+        carve_cost = _UNTOUCHED_COST if self.s.path == "closest-active-tile" else 1
+        floor, width, height = self.floor, self.s.width, self.s.height
+        push, pop = heapq.heappush, heapq.heappop
         best = {start: 0}
         back: dict[Cell, tuple[Cell, str]] = {}
         heap = [(0, start)]
         while heap:
-            cost, here = heapq.heappop(heap)
+            cost, here = pop(heap)
             if here == end:
                 letters = []
                 while here != start:
@@ -153,15 +155,21 @@ class _Sym:
                 return letters[::-1]
             if cost > best[here]:
                 continue
-            for letter, d in _STEPS:
-                nxt = _add(here, d)
-                if nxt in boxes or not (nxt in self.floor or (carve and self.inner(nxt))):
+            x, y = here
+            for letter, (dx, dy) in _STEPS:
+                nxt = (x + dx, y + dy)
+                if nxt in boxes:
                     continue
-                step = _UNTOUCHED_COST if costly and nxt not in self.floor else 1
-                if cost + step < best.get(nxt, cost + step + 1):
-                    best[nxt] = cost + step
+                if nxt in floor:
+                    total = cost + 1
+                elif carve and 1 <= nxt[0] <= width and 1 <= nxt[1] <= height:
+                    total = cost + carve_cost
+                else:
+                    continue
+                if total < best.get(nxt, total + 1):
+                    best[nxt] = total
                     back[nxt] = (here, letter)
-                    heapq.heappush(heap, (cost + step, nxt))
+                    push(heap, (total, nxt))
         return None
 
     def forward(self) -> list[str]:
@@ -262,25 +270,28 @@ class _Sym:
         return boxes, player, [_OPPOSITE[x] for x in reversed(steps)]
 
     def _distances(self, goal: Cell) -> dict[Cell, int]:
+        floor = self.floor
         dist = {goal: 0}
         queue = deque([goal])
         while queue:
             here = queue.popleft()
-            for _, d in _STEPS:
-                nxt = _add(here, d)
-                if nxt in self.floor and nxt not in dist:
+            x, y = here
+            for _, (dx, dy) in _STEPS:
+                nxt = (x + dx, y + dy)
+                if nxt in floor and nxt not in dist:
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)
         return dist
 
     def _reach(self, player: Cell, boxes: set[Cell]) -> set[Cell]:
+        floor = self.floor
         seen = {player}
         queue = deque([player])
         while queue:
-            here = queue.popleft()
-            for _, d in _STEPS:
-                nxt = _add(here, d)
-                if nxt in self.floor and nxt not in boxes and nxt not in seen:
+            x, y = queue.popleft()
+            for _, (dx, dy) in _STEPS:
+                nxt = (x + dx, y + dy)
+                if nxt in floor and nxt not in boxes and nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
         return seen

@@ -1,4 +1,5 @@
-"""Optimal Sokoban solvers: fewest pushes (breadth-first) and fewest moves (A*), both with limits.
+"""Optimal Sokoban solvers: fewest pushes (breadth-first) and fewest moves (A*, or a breadth-first
+wave when a known solution bounds the search), all with limits.
 
 Boards are compiled to bit masks over the text grid (bit ``y * width + x``), so the player's region
 is a few shifts per step and a search state is a pair of Python ints, which makes a cheap
@@ -63,7 +64,11 @@ _FAR = 1 << 20
 
 
 class _Board:
-    """A level compiled to bit masks; shifts stand for the four directions."""
+    """A level compiled to bit masks; shifts stand for the four directions.
+
+    Read-only after construction except for the ``estimates`` cache, so the searches of one level
+    share one board (see :func:`_board`).
+    """
 
     def __init__(self, level: Level) -> None:
         self.level = level
@@ -106,7 +111,16 @@ class _Board:
         known = self.estimates.get(boxes)
         if known is not None:
             return known
-        if not self.perms:
+        if len(self.perms) == 6:  # the generator's default, 3 boxes: the six assignments written out
+            table = self.table
+            low = boxes & -boxes
+            rest = boxes ^ low
+            mid = rest & -rest
+            (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = (
+                table[low.bit_length() - 1], table[mid.bit_length() - 1], table[(rest ^ mid).bit_length() - 1]
+            )
+            value = min(a0 + b1 + c2, a0 + b2 + c1, a1 + b0 + c2, a1 + b2 + c0, a2 + b0 + c1, a2 + b1 + c0)
+        elif not self.perms:
             value = sum(self.dist[b] for b in bits(boxes))
         else:
             rows = [self.table[b] for b in bits(boxes)]
@@ -116,9 +130,6 @@ class _Board:
             elif n == 2:
                 (a0, a1), (b0, b1) = rows
                 value = min(a0 + b1, a1 + b0)
-            elif n == 3:  # the generator's default box count: the six assignments written out
-                (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = rows
-                value = min(a0 + b1 + c2, a0 + b2 + c1, a1 + b0 + c2, a1 + b2 + c0, a2 + b0 + c1, a2 + b1 + c0)
             else:
                 value = min(sum(row[g] for row, g in zip(rows, perm)) for perm in self.perms)
         self.estimates[boxes] = value
@@ -203,6 +214,20 @@ class _Board:
         return "".join(out)
 
 
+_LAST_BOARD: list[_Board] = []
+
+
+def _board(level: Level) -> _Board:
+    """The board of ``level``, reused when the previous search was on the same (immutable) level:
+    the generators run several searches per candidate, and the push-bound cache carries over."""
+    last = _LAST_BOARD[0] if _LAST_BOARD else None
+    if last is not None and last.level is level:
+        return last
+    board = _Board(level)
+    _LAST_BOARD[:] = [board]
+    return board
+
+
 def region(floor: int, width: int, player: int, boxes: int) -> int:
     """The cells reachable from ``player`` over ``floor`` without crossing ``boxes``, as a bit mask of a
     board ``width`` cells wide (bit = row * width + column; border walls stop the shifts)."""
@@ -263,7 +288,7 @@ def solve_pushes(
     when there is none ``known`` itself is returned, being push-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
-    board = _Board(level)
+    board = _board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
         return Solution("", 1)
@@ -298,16 +323,17 @@ def solve_moves(
 ) -> Solution | None:
     """A move-optimal solution (fewest player moves, pushes included), or None if unsolvable.
 
-    A* over (box set, player cell after a push), each edge a shortest walk plus one push; the
-    heuristic (the cheapest assignment of boxes to goals by push distance) is consistent.
-    ``known``, any solution of the level, turns the search into a bounded optimality check: only
-    solutions shorter than ``known`` are looked for (states with g + h at or above its length are
-    dropped), and when there is none ``known`` itself is returned, being move-optimal. Raises
+    Without ``known``: A* over (box set, player cell after a push), each edge a shortest walk plus
+    one push; the heuristic (the cheapest assignment of boxes to goals by push distance) is
+    consistent. ``known``, any solution of the level, turns the search into a bounded optimality
+    check, done by a breadth-first wave over (box set, player cells) that looks only for a shorter
+    solution, dropping states whose depth plus that push lower bound reaches the known length; when
+    there is none, ``known`` itself is returned, being move-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
     if known is None:
         return _search_moves(level, limits, 1, None)[0]
-    found, explored = _search_moves(level, limits, 1, known.length - 1)
+    found, explored = _wave_moves(level, limits, known.length - 1)
     return found if found is not None else Solution(known.moves, explored)
 
 
@@ -322,7 +348,7 @@ def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int
 
 def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> tuple[Solution | None, int]:
     """The solution found (None: none within ``bound`` moves) and the number of states stored."""
-    board = _Board(level)
+    board = _board(level)
     budget = _Budget(limits, level)
     if board.boxes == board.goals:
         return Solution("", 1), 1
@@ -396,3 +422,111 @@ def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | 
                 if not stored & 511:  # the clock, every 512 states
                     budget.check_time()
     return None, len(parents)
+
+
+def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[Solution | None, int]:
+    """Move-optimal search as a breadth-first wave over box sets, all player cells of a set at once.
+
+    Depth d holds, for each box set, the bit mask of player cells first reached in exactly d moves;
+    a walk step is a few shifts of that mask, and a push starts a new box set from one cell. Box sets
+    whose depth plus the push lower bound passes ``bound`` are dropped. The first depth that reaches
+    the goals is the fewest moves. Stored states are counted as the A* counts them, one per (box set,
+    player cell) reached by a push (walking fills bits of the same masks). Returns (None, stored)
+    when no solution within ``bound`` exists.
+    """
+    board = _board(level)
+    budget = _Budget(limits, level)
+    if board.boxes == board.goals:
+        return Solution("", 1), 1
+    if board.boxes & ~board.live:
+        return None, 1
+    floor, live, goals, w = board.floor, board.live, board.goals, board.w
+    frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
+    cutoff = _FAR if bound is None else bound
+    if estimate(board.boxes) > cutoff:
+        return None, 1
+    max_nodes = limits.max_nodes
+    steps = tuple((s, 2 * s) for s in (-w, w, -1, 1))
+    seen: dict[int, int] = {board.boxes: 1 << board.player}
+    layers: list[dict[int, int]] = [dict(seen)]
+    stored = 1
+    depth = 0
+    while layers[depth]:
+        frontier = layers[depth]
+        nxt: dict[int, int] = {}
+        layers.append(nxt)
+        for boxes, front in frontier.items():
+            h = estimates[boxes]
+            if depth + h > cutoff:
+                continue  # a push from here costs depth + 1 and leaves at least h - 1 pushes
+            free = floor & ~boxes
+            known = seen[boxes]
+            if depth + 1 + h <= cutoff:
+                step = ((front << 1) | (front >> 1) | (front << w) | (front >> w)) & free & ~known
+                if step:
+                    seen[boxes] = known | step
+                    nxt[boxes] = nxt.get(boxes, 0) | step
+            if not front & ((boxes << 1) | (boxes >> 1) | (boxes << w) | (boxes >> w)):
+                continue  # no player cell of this depth touches a box
+            target_ok = free & live
+            for s, s2 in steps:
+                # Player on p, box on p + s, free live cell on p + 2s.
+                if s > 0:
+                    pushers = front & (boxes >> s) & (target_ok >> s2)
+                else:
+                    pushers = front & (boxes << -s) & (target_ok << -s2)
+                while pushers:
+                    low = pushers & -pushers
+                    pushers ^= low
+                    p = low.bit_length() - 1
+                    b = p + s
+                    t = b + s
+                    nboxes = (boxes & ~(1 << b)) | (1 << t)
+                    blocked = solid | nboxes
+                    if (((blocked >> (t - 1)) | (blocked >> (t + 1))) & 1
+                            and ((blocked >> (t - w)) | (blocked >> (t + w))) & 1 and frozen(nboxes, t)):
+                        continue
+                    bit = 1 << b
+                    old = seen.get(nboxes, 0)
+                    if old & bit:
+                        continue
+                    nh = estimates.get(nboxes)
+                    if nh is None:
+                        nh = estimate(nboxes)
+                    if depth + 1 + nh > cutoff:
+                        continue
+                    seen[nboxes] = old | bit
+                    nxt[nboxes] = nxt.get(nboxes, 0) | bit
+                    stored += 1
+                    if nboxes == goals:
+                        return Solution(_wave_path(board, layers, b), stored), stored
+            if stored > max_nodes:
+                budget.check(stored)  # raises
+        budget.check_time()
+        depth += 1
+    return None, stored
+
+
+def _wave_path(board: _Board, layers: list[dict[int, int]], player: int) -> str:
+    """The moves to the goal state in the last layer, found backwards through the layers."""
+    w = board.w
+    letters = {-w: "u", w: "d", -1: "l", 1: "r"}
+    boxes = board.goals
+    out = []
+    for depth in range(len(layers) - 2, -1, -1):
+        layer = layers[depth]
+        for s, letter in letters.items():
+            q = player - s  # the previous player cell, one step against s
+            if (layer.get(boxes, 0) >> q) & 1:  # a walk from q
+                out.append(letter)
+                player = q
+                break
+            if (boxes >> (player + s)) & 1:  # a push from q of the box now on player + s
+                before = (boxes & ~(1 << (player + s))) | (1 << player)
+                if (layer.get(before, 0) >> q) & 1:
+                    out.append(letter.upper())
+                    boxes, player = before, q
+                    break
+        else:
+            raise AssertionError("no predecessor in the previous layer")
+    return "".join(reversed(out))

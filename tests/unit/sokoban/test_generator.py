@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import random
 from collections import deque
 from pathlib import Path
 
@@ -10,8 +11,17 @@ import pytest
 
 from ggp.cli import main
 from ggp.errors import SokobanError
-from ggp.translators.sokoban.generator import Generated, GenerationStats, SymSettings, generate
+from ggp.translators.sokoban.generator import (
+    GENERATOR_LIMITS,
+    Generated,
+    GenerationStats,
+    SymSettings,
+    _surely_trivial,
+    generate,
+    sym_attempt,
+)
 from ggp.translators.sokoban.level import DIRECTIONS, Level, level_to_text, parse_level, parse_levels
+from ggp.translators.sokoban.metrics import NON_TRIVIAL, len_score, measure, psh
 from ggp.translators.sokoban.moves import Position, solves, step
 from ggp.translators.sokoban.solver import solve_moves, solve_pushes
 
@@ -134,3 +144,30 @@ def test_cli_reports_a_shortfall_and_rejects_a_bad_size(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as info:
         main(["generate", "sokoban", "--size", "eight"])
     assert info.value.code == 2
+
+
+def test_the_fast_scoring_keeps_and_drops_exactly_what_the_exact_scorers_would() -> None:
+    # Every candidate of 120 SYM runs, scored the generator's way (its own solution, quick searches,
+    # the bounded wave) and by the exact searches without a known solution (the A* and the push BFS):
+    # a wrong rejection or a wrong stored count fails here.
+    settings = SymSettings(width=6, height=6, boxes=3, forward=18, backward=12)
+    kept = dropped = 0
+    for attempt in range(120):
+        candidate = sym_attempt(settings, random.Random(f"5:{attempt}"))
+        if candidate is None:
+            continue
+        level, solution = candidate
+        by_moves = solve_moves(level, GENERATOR_LIMITS)
+        by_pushes = solve_pushes(level, GENERATOR_LIMITS)
+        assert by_moves is not None and by_pushes is not None
+        w, h, b = level.width, level.height, len(level.boxes)
+        non_trivial = psh(by_pushes.pushes, w, h, b) > NON_TRIVIAL and len_score(by_moves.length, w, h) > NON_TRIVIAL
+        fast = measure(level, GENERATOR_LIMITS, stop_if_trivial=True)
+        if _surely_trivial(level, solution) or fast is None:
+            assert not non_trivial, f"attempt {attempt} dropped but non-trivial"
+            dropped += 1
+        else:
+            assert (fast.pushes, fast.moves) == (by_pushes.pushes, by_moves.length), f"attempt {attempt}"
+            assert fast.non_trivial == non_trivial
+            kept += fast.non_trivial
+    assert kept >= 5 and dropped >= 50

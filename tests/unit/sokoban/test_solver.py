@@ -151,3 +151,22 @@ def test_a_known_solution_makes_a_bounded_check_that_keeps_the_optimum(known: Kn
     by_moves, by_pushes = solve_moves(level, known=detour), solve_pushes(level, known=detour)
     assert by_moves is not None and by_moves.length == known.moves and solves(level, by_moves.moves)
     assert by_pushes is not None and by_pushes.pushes == known.pushes and solves(level, by_pushes.moves)
+
+
+def test_searches_on_levels_in_turn_do_not_share_their_boards() -> None:
+    # The solver keeps the last level's board for the next search on the same level object.
+    levels = [parse_level(known.text) for known in (L2, L3, L2)]
+    for level, known in zip(levels, (L2, L3, L2)):
+        by_moves, by_pushes = solve_moves(level), solve_pushes(level)
+        assert by_moves is not None and by_pushes is not None
+        assert (by_moves.length, by_pushes.pushes) == (known.moves, known.pushes)
+
+
+def test_the_bounded_check_raises_too_large_with_the_limit() -> None:
+    level = parse_level(ROOM)
+    known = quick_moves(level)
+    assert known is not None
+    with pytest.raises(SolverLimitError, match="too large: more than 5 search states"):
+        solve_moves(level, SolverLimits(max_nodes=5), known=known)
+    with pytest.raises(SolverLimitError, match=r"too large: more than 0 s of search"):
+        solve_moves(level, SolverLimits(max_seconds=0.0), known=known)
