@@ -36,7 +36,7 @@ from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.graphs import strongly_connected_components
 from ggp.reasoner.relations import DOES_KEY, TRUE_KEY, RelKey, body_relations, relation_key
 
-MAX_PATTERNS = 16
+MAX_PATTERNS = 64
 """Most call patterns (sets of constant arguments) one relation is specialised for."""
 
 MAX_NEW_RULES = 5_000
