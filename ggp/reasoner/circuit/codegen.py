@@ -66,6 +66,26 @@ def _phase(name: str, statements: Sequence[Statement]) -> list[str]:
     return lines
 
 
+def _lane0(circuit: Circuit) -> list[str]:
+    """``lane0_legal`` and ``lane0_next`` unrolled with constant slots (see ``game_t`` in :data:`RUNTIME`)."""
+
+    def bit(ref: Ref) -> str:
+        return f"(~v[{ref.slot}] & 1)" if ref.neg else f"(v[{ref.slot}] & 1)"
+
+    lines = ["static void lane0_legal(const game_t *G, const uint64_t *restrict v, uint64_t *restrict bits) {",
+             "  (void)G;"]
+    legal = circuit.legal
+    for word in range(0, len(legal), 64):
+        terms = [bit(ref) if m == word else f"{bit(ref)} << {m - word}"
+                 for m, ref in enumerate(legal[word:word + 64], start=word)]
+        lines.append(f"  bits[{word // 64}] = " + " | ".join(terms) + ";")
+    lines += ["}", "static void lane0_next(const game_t *G, const uint64_t *restrict v, uint64_t *restrict out) {",
+              "  (void)G;"]
+    lines += [f"  out[{f}] = {bit(ref)};" for f, ref in enumerate(circuit.next)]
+    lines.append("}")
+    return lines
+
+
 def _goal_value(text: str) -> int:
     try:
         return int(text)
@@ -118,6 +138,7 @@ def c_source(circuit: Circuit) -> str:
         RUNTIME,
         *_phase("phase_a", circuit.phase_a),
         *_phase("phase_b", circuit.phase_b),
+        *_lane0(circuit),
     ]
     for (name, ctype), values in zip(TABLES, tables(circuit).values()):
         body = ", ".join(str(v) for v in values) if values else "0"
@@ -130,7 +151,7 @@ def c_source(circuit: Circuit) -> str:
         "  if (!g) return NULL;",
         f"  g->ns = {ns}; g->nf = {nf}; g->nm = {nm}; g->nr = {nr}; g->ng = {ng}; g->nsee = {nsee};",
         f"  g->maxmoves = {maxmoves}; g->nw = {max(1, -(-nf // 64))};",
-        "  g->phase_a = phase_a; g->phase_b = phase_b;",
+        "  g->phase_a = phase_a; g->phase_b = phase_b; g->lane0_legal = lane0_legal; g->lane0_next = lane0_next;",
         f"  const void *t[] = {{{fields}}};",
         "  set_tables(g, t);",
         "  return g;",
@@ -181,6 +202,10 @@ struct game {
   const int32_t *sees_slot; const uint8_t *sees_neg; const int32_t *goal_role; const int64_t *goal_value;
   void (*phase_a)(const game_t *, uint64_t *);
   void (*phase_b)(const game_t *, uint64_t *);
+  /* lane 0 of the legal outputs as a bit set (move m: bit m % 64 of word m / 64), of the next outputs
+     as 0/1 words; a compiled game has them unrolled, else they read the tables (lane0_*_tables) */
+  void (*lane0_legal)(const game_t *, const uint64_t *, uint64_t *);
+  void (*lane0_next)(const game_t *, const uint64_t *, uint64_t *);
   const int32_t *code_a, *code_b;
   /* buffers of the single-state entry points, bound once so each call passes only its inputs */
   uint64_t *b_v; int32_t *b_legal; uint8_t *b_flags; uint64_t *b_next; uint8_t *b_sees;
@@ -194,6 +219,15 @@ static void set_tables(game_t *g, const void *const *t) {
 }
 
 void ggp_free_game(game_t *g) { free(g); }
+
+static void lane0_legal_tables(const game_t *G, const uint64_t *restrict v, uint64_t *restrict bits) {
+  memset(bits, 0, sizeof(uint64_t) * (size_t)((G->nm + 63) / 64));
+  for (int m = 0; m < G->nm; m++) bits[m >> 6] |= ((v[G->legal_slot[m]] ^ G->legal_neg[m]) & 1) << (m & 63);
+}
+
+static void lane0_next_tables(const game_t *G, const uint64_t *restrict v, uint64_t *restrict out) {
+  for (int f = 0; f < G->nf; f++) out[f] = (v[G->next_slot[f]] ^ G->next_neg[f]) & 1;
+}
 
 int32_t ggp_sizes(const game_t *G, int32_t *out) {
   out[0] = G->ns; out[1] = G->nf; out[2] = G->nm; out[3] = G->nr; out[4] = G->ng; out[5] = G->nsee;
@@ -447,8 +481,7 @@ typedef struct {
   double *g, *sums;
   int64_t pcap;
   int32_t *path, *ppicks;
-  int32_t *legal_lit, *next_lit; /* the legal and next outputs as literals: slot * 2 + negated */
-  uint64_t *bits;                /* one role's legal moves as a bit set */
+  uint64_t *bits; /* the legal moves as a bit set */
   pwork_t pw;
 } mtree_t;
 
@@ -649,8 +682,20 @@ static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
   }
 }
 
-/* Lane 0 of a literal (slot * 2 + negated) as 0 or 1. */
-#define LIT1(lit) ((int32_t)((v[(lit) >> 1] ^ (uint64_t)((lit) & 1)) & 1))
+static inline int32_t popcount64(uint64_t x) { /* no libgcc call without -mpopcnt */
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (int32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Word w of a bit set with only the bits low..high-1 kept. */
+static inline uint64_t range_word(const uint64_t *bits, int32_t w, int32_t low, int32_t high) {
+  uint64_t b = bits[w];
+  if (w == low >> 6) b &= ~(uint64_t)0 << (low & 63);
+  if (w == (high - 1) >> 6 && (high & 63)) b &= ~(~(uint64_t)0 << (high & 63));
+  return b;
+}
 
 /* One random playout from a packed state in lane 0 only, as run_playouts plays one (its goals into
    T->g, scaled 0..1): with a single playout per leaf this skips run_playouts' per-lane bookkeeping and
@@ -661,38 +706,30 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
   uint64_t *v = T->pw.v, *tmp = T->pw.st;
   uint64_t *bits = T->bits;
   int32_t *chosen = T->cnt;
-  const int32_t *legal_lit = T->legal_lit, *next_lit = T->next_lit;
   load_packed(G, v, packed);
   for (int64_t depth = 0;; depth++) {
     G->phase_a(G, v);
     int fin = (RD(term, 0) & 1) || depth >= T->max_depth;
+    if (!fin) G->lane0_legal(G, v, bits); /* a bit set: no branch per move (legality is unpredictable) */
     for (int r = 0; r < NR && !fin; r++) {
-      /* The role's legal moves as a bit set, 64 moves a word: no branch (which moves are legal is
-         unpredictable) and no store per move in the loop. */
       const int32_t low = G->role_off[r], high = G->role_off[r + 1];
-      int32_t n = 0, w = 0;
-      for (int32_t base = low; base < high; base += 64, w++) {
-        const int32_t end = high - base < 64 ? high - base : 64;
-        uint64_t b = 0;
-        for (int32_t j = 0; j < end; j++) b |= (uint64_t)LIT1(legal_lit[base + j]) << j;
-        bits[w] = b;
-        n += __builtin_popcountll(b);
-      }
+      int32_t n = 0;
+      for (int32_t w = low >> 6; w <= (high - 1) >> 6 && low < high; w++) n += popcount64(range_word(bits, w, low, high));
       if (!n) { fin = 1; break; } /* stuck: scored where it stands */
-      int32_t k = (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)n) >> 64);
-      for (w = 0;; w++) {
-        int32_t c = __builtin_popcountll(bits[w]);
+      int32_t k = (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)n) >> 64), w = low >> 6;
+      for (;; w++) {
+        int32_t c = popcount64(range_word(bits, w, low, high));
         if (k < c) break;
         k -= c;
       }
-      uint64_t b = bits[w];
+      uint64_t b = range_word(bits, w, low, high);
       while (k--) b &= b - 1;
-      chosen[r] = low + 64 * w + __builtin_ctzll(b);
+      chosen[r] = 64 * w + __builtin_ctzll(b);
     }
     if (fin) break;
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
     G->phase_b(G, v);
-    for (int f = 0; f < NF; f++) tmp[f] = LIT1(next_lit[f]);
+    G->lane0_next(G, v, tmp);
     memcpy(v + 1, tmp, sizeof(uint64_t) * NF);
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 0;
   }
@@ -768,7 +805,7 @@ void ggp_mcts_free(mtree_t *T) {
   pwork_free(&T->pw);
   free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
   free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
-  free(T->legal_lit); free(T->next_lit); free(T->bits);
+  free(T->bits);
   free(T);
 }
 
@@ -793,13 +830,9 @@ mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t p
   T->cnt = calloc((size_t)G->nr, sizeof(int32_t)); T->g = calloc((size_t)G->nr, sizeof(double));
   T->sums = calloc((size_t)G->nr, sizeof(double)); T->path = malloc(sizeof(int32_t) * T->pcap);
   T->ppicks = malloc(sizeof(int32_t) * T->pcap * G->nr);
-  T->legal_lit = malloc(sizeof(int32_t) * ((size_t)G->nm + 1)); T->next_lit = malloc(sizeof(int32_t) * ((size_t)G->nf + 1));
-  T->bits = malloc(sizeof(uint64_t) * ((size_t)G->maxmoves / 64 + 1));
-  if (!T->legal_lit || !T->next_lit || !T->bits) { ggp_mcts_free(T); return NULL; }
-  for (int m = 0; m < G->nm; m++) T->legal_lit[m] = 2 * G->legal_slot[m] + G->legal_neg[m];
-  for (int f = 0; f < G->nf; f++) T->next_lit[f] = 2 * G->next_slot[f] + G->next_neg[f];
+  T->bits = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
   if (!T->chance || !T->flags || !T->sees || !T->start || !T->v || !T->next || !T->legal || !T->moves
-      || !T->cnt || !T->g || !T->sums || !T->path || !T->ppicks || pwork_init(G, &T->pw, (lanes + 63) / 64) != 0
+      || !T->cnt || !T->g || !T->sums || !T->path || !T->ppicks || !T->bits || pwork_init(G, &T->pw, (lanes + 63) / 64) != 0
       || reset_tree(T, root) != 0) {
     ggp_mcts_free(T);
     return NULL;
@@ -970,6 +1003,7 @@ game_t *ggp_new_interpreted(const int32_t *sizes, const void *const *tables, con
   g->nsee = sizes[5]; g->maxmoves = sizes[6]; g->nw = g->nf > 0 ? (g->nf + 63) / 64 : 1;
   set_tables(g, tables);
   g->phase_a = interp_a; g->phase_b = interp_b;
+  g->lane0_legal = lane0_legal_tables; g->lane0_next = lane0_next_tables;
   g->code_a = code_a; g->code_b = code_b;
   return g;
 }
