@@ -3,7 +3,8 @@
 Ours: :class:`ggp.players.mcts.MctsPlayer` on the machine ``ggp player --engine auto`` plays with
 (for GDL games the compiled circuit once its background build is done; for SBG games the SBG engine),
 searching the start position for ``--seconds``; an iteration is selection, expansion, ``playouts``
-random playouts from the new leaf (one batch on the circuit) and backup. OpenSpiel: ``pyspiel.MCTSBot``
+random playouts from the new leaf and backup. On the circuit the whole search loop runs in its C runtime
+(``CircuitStateMachine.mcts_tree``); on the SBG engine the tree is Python's and the playouts C. OpenSpiel: ``pyspiel.MCTSBot``
 with a one-rollout ``RandomRolloutEvaluator`` (its C++ MCTS, the same iteration) on its own C++
 ``breakthrough`` and ``connect_four``, measured in the same run so machine load affects both alike.
 OpenSpiel is a benchmark-only dependency: ``pip install -e '.[bench]'``; without it only our rows
@@ -15,6 +16,7 @@ Usage: python benchmarks/mcts_speed.py [--seconds 5] [--playouts 1 8]
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -79,6 +81,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="search time per measurement")
     parser.add_argument("--playouts", type=int, nargs="+", default=[1, 8], help="random playouts per MCTS iteration")
     args = parser.parse_args()
+    print(f"load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus")
     print("| Game | Engine | Playouts per iteration | Ours: iterations/s | Ours: playouts/s "
           "| OpenSpiel MCTSBot: iterations/s | Ours / OpenSpiel (iterations) |")
     print("|---|---|---|---|---|---|---|")

@@ -58,8 +58,9 @@ DEFAULT_MAX_NODES = 500_000
 DEFAULT_MAX_DEPTH = 1000
 """Joint moves after which a random playout is cut (as ``ggp.reasoner.playouts`` and ``ggp bench`` do)."""
 
-TREE_MAX_BYTES = 512 << 20
-"""Memory an MCTS tree run in C (:meth:`CircuitStateMachine.mcts_tree`) may reserve; it stops growing there."""
+TREE_MAX_BYTES = 256 << 20
+"""Memory an MCTS tree run in C (:meth:`CircuitStateMachine.mcts_tree`) may reserve; it stops growing there
+(a kept subtree is copied, so moving the root briefly needs twice that; the player server's worker has 2 GB)."""
 
 
 @dataclass(frozen=True, slots=True)
