@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ggp.errors import ReasonerError
-from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
+from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library, native_flags
 from ggp.reasoner.circuit.build import Circuit, Ref
 from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, TABLES, bytecode, c_source, sizes, tables
 
@@ -492,8 +492,17 @@ class CEvaluator(_NativeEvaluator):
 
     def __init__(self, circuit: Circuit, compiler: tuple[str, str], directory: Path | None = None) -> None:
         large = circuit.size()[1] > COMPILE_MAX_LITERALS
-        self.flags = UNOPTIMISED_FLAGS if large else FLAGS
-        lib, self.path, self.cached = load_library(c_source(circuit), compiler, directory, self.flags)
+        plain = UNOPTIMISED_FLAGS if large else FLAGS
+        self.flags = plain if large else (*FLAGS, *native_flags())
+        source = c_source(circuit)
+        try:
+            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags)
+        except ReasonerError as exc:
+            if self.flags == plain:
+                raise
+            log.info("circuit: building without tuning for this cpu (%s)", exc)
+            self.flags = plain
+            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags)
         lib.ggp_new_game.argtypes = []
         lib.ggp_new_game.restype = _P
         super().__init__(circuit, lib, lib.ggp_new_game())
