@@ -10,7 +10,7 @@ import pytest
 from ggp.gdl.parser import parse_term
 from ggp.native import find_compiler
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.circuit.evaluate import CEvaluator, EvaluatorKind
 from ggp.reasoner.circuit.machine import CircuitMctsTree
 from ggp.reasoner.machine import Move, State
 from tests.conftest import KIF_DIR
@@ -180,3 +180,19 @@ def test_mcts_tree_checks_the_chance_flags_and_numpy_has_no_tree() -> None:
     numpy = machine_of("ticTacToe", "numpy")
     assert numpy.mcts_tree(numpy.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False], seed=0,
                            max_nodes=10) is None
+
+
+def test_the_byte_cap_stops_the_growth_and_a_kept_subtree_fits_again() -> None:
+    machine = machine_of("connectFour")
+    evaluator = machine.evaluator
+    assert isinstance(evaluator, CEvaluator)
+    tree = evaluator.mcts(machine.state_key(machine.initial_state()), 1.0, 1, [False, False], 3, 10**6, 40_000, 1000)
+    assert tree.search(2000, math.inf) == 2000
+    info = tree.info()
+    assert info["full"] == 1 and info["bytes"] <= 40_000 and 1 < info["nodes"] < 2000
+    root = tree.root(0)
+    best = max(range(len(root.moves)), key=lambda i: root.visits[i])
+    child = machine.state_key(machine.next_state(machine.initial_state(), (
+        machine.moves[root.moves[best]][1], parse_term("noop"))))
+    assert tree.reroot(child) and tree.info()["full"] == 0
+    assert tree.search(500, math.inf) == 500 and tree.info()["bytes"] <= 40_000
