@@ -26,6 +26,7 @@ import functools
 import hashlib
 import logging
 import os
+import platform
 import shutil
 import subprocess
 import tempfile
@@ -45,6 +46,23 @@ UNOPTIMISED_FLAGS = ("-O0", "-shared", "-fPIC")
 """Flags for very large circuits: the optimiser takes many minutes on a straight-line function of
 100,000+ literals (8x8 chess: over 600 s at -O2 and -O1), while -O0 builds it in seconds and still runs
 2-3x faster than the interpreter."""
+
+
+@functools.cache
+def native_flags() -> tuple[str, ...]:
+    """Flags that tune code for this machine's CPU: ``-march=native`` on x86-64 (compiled circuits run
+    about 20% faster on breakthrough) plus ``-DGGP_CPU=<tag>``, a digest of the CPU's model and feature
+    flags that puts the CPU into the cache key, so a cache shared with machines of another CPU never
+    loads a library they cannot run; none elsewhere."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return ()
+    try:
+        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+        described = [line for line in lines if line.startswith(("model name", "flags"))][:2]
+    except OSError:
+        described = []
+    text = "\n".join(described) or platform.processor()
+    return ("-march=native", f"-DGGP_CPU={hashlib.sha256(text.encode()).hexdigest()[:12]}")
 
 
 DEFAULT_CACHE_MB = 1024

@@ -8,20 +8,33 @@ is drawn uniformly instead of by UCB1, so the search averages over it rather tha
 move. Leaves are scored by random playouts (batched when the machine offers ``playout_goals``).
 The tree is kept between turns: the next ``choose`` reuses the child that matches the new state.
 An iteration is one selection-expansion-playout-backup pass.
+
+On a machine that offers ``mcts_tree`` (the compiled circuit) the same search runs in the machine's
+C code (:meth:`MctsPlayer._native_search`): Python only starts it in slices of :data:`_NATIVE_SLICE`
+seconds and reads the root's statistics, so an iteration costs no Python at all. That tree is kept
+between turns too (the new root may be the old root, a child or a grandchild) and holds at most
+:data:`NATIVE_MAX_NODES` nodes (later leaves are scored without being stored).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
 from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, Role, State, StateMachine
-from ggp.reasoner.playouts import PlayoutInterrupted, playout_goals, safe_goals
+from ggp.reasoner.playouts import MctsTree, PlayoutInterrupted, mcts_tree_hook, playout_goals, safe_goals
 
 _BEST_EVERY = 32
 """Iterations between updates of the anytime best move."""
+
+_NATIVE_SLICE = 0.02
+"""Seconds of native search between two looks from Python (the anytime best move, the cancel event)."""
+
+NATIVE_MAX_NODES = 1_000_000
+"""Nodes a native search tree may hold (the machine also bounds its memory)."""
 
 
 class _Node:
@@ -62,18 +75,25 @@ class MctsPlayer(BasePlayer):
         self._stop: Callable[[], bool] | None = None
         """The running search's clock test, asked inside playouts (None under an iteration budget)."""
         self._root: _Node | None = None
+        self._native: MctsTree | None = None
+        """The machine's own search tree when it offers one (see :meth:`_native_tree`)."""
         self.last_iterations = 0
 
     def start(self, machine: StateMachine, role: Role, budget: Budget) -> None:
         super().start(machine, role, budget)
         self._root = None
+        self._native = None
         self._chance = [r == CHANCE_ROLE and r != role for r in machine.roles]
 
     def stop(self) -> None:
         self._root = None
+        self._native = None
         super().stop()
 
     def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        native = self._native_tree(state)
+        if native is not None:
+            return self._native_search(native, legal, budget)
         root = self._reuse(state)
         if root.terminal:
             return legal[0]
@@ -91,11 +111,55 @@ class MctsPlayer(BasePlayer):
         self.last_iterations = done
         return self._pick(root, final=True)
 
+    def _native_tree(self, state: State) -> MctsTree | None:
+        """The machine's search tree moved to ``state``, or None: the machine offers none, or a subclass
+        changes the selection rule (the native search has only this class's)."""
+        if type(self)._select is not MctsPlayer._select:
+            return None
+        if self._native is not None:
+            self._native.reroot(state)
+            return self._native
+        hook = mcts_tree_hook(self.machine)
+        if hook is None:
+            return None
+        self._native = hook(
+            state, exploration=self.exploration, playouts_per_leaf=self.playouts_per_leaf, chance=self._chance,
+            seed=self.rng.getrandbits(64), max_nodes=NATIVE_MAX_NODES,
+        )
+        if self._native is not None:
+            self._root = None  # a Python tree grown before the machine's upgrade is dropped
+        return self._native
+
+    def _native_search(self, tree: MctsTree, legal: tuple[Move, ...], budget: Budget) -> Move:
+        """:meth:`_search` by the machine's code, in slices between which the budget is checked."""
+        stats = tree.root_statistics(self.index)
+        if stats.terminal:
+            return legal[0]
+        deadline = math.inf if budget.deadline is None else budget.deadline
+        done = 0
+        while not budget.exhausted(done):
+            todo = math.inf if budget.iterations is None else budget.iterations - done
+            slice_end = min(deadline, time.monotonic() + _NATIVE_SLICE)
+            ran = tree.search(int(min(todo, 1 << 40)), slice_end)
+            done += ran
+            stats = tree.root_statistics(self.index)
+            self._best = self._pick_from(stats.moves, stats.visits, stats.totals, stats.branching)
+            if ran == 0 and time.monotonic() < slice_end:
+                break  # the tree cannot grow a path any more (out of memory)
+        self.last_iterations = done
+        return self._pick_from(stats.moves, stats.visits, stats.totals, stats.branching, final=True)
+
     def move_statistics(self) -> tuple[tuple[Move, int, float], ...]:
         """``(move, visits, mean goal in 0..1)`` for each of the role's moves at the last search's root.
 
         Empty before a search or at a terminal root; determinized search (``dmcts``) combines these.
         """
+        if self._native is not None:
+            stats = self._native.root_statistics(self.index)
+            return tuple(
+                (move, count, total / count if count else 0.0)
+                for move, count, total in zip(stats.moves, stats.visits, stats.totals)
+            )
         root = self._root
         if root is None or root.terminal:
             return ()
@@ -105,10 +169,9 @@ class MctsPlayer(BasePlayer):
             for i, (move, count) in enumerate(zip(root.moves[self.index], visits))
         )
 
-    def _simultaneous(self, node: _Node) -> bool:
-        return any(
-            len(moves) > 1 and r != self.index and not self._chance[r] for r, moves in enumerate(node.moves)
-        )
+    def _simultaneous(self, branching: Sequence[int]) -> bool:
+        """Whether another non-chance role has a choice too (``branching``: legal moves per role)."""
+        return any(count > 1 and r != self.index and not self._chance[r] for r, count in enumerate(branching))
 
     def _reuse(self, state: State) -> _Node:
         """The old tree's node for ``state`` (the root or one of its children), else a fresh root."""
@@ -123,15 +186,22 @@ class MctsPlayer(BasePlayer):
         return self._root
 
     def _pick(self, root: _Node, final: bool = False) -> Move:
-        """The most visited move of the player's role (ties: higher mean, then move order).
+        """The most visited move of the player's role at ``root`` (see :meth:`_pick_from`)."""
+        i = self.index
+        return self._pick_from(root.moves[i], root.visits[i], root.totals[i], [len(m) for m in root.moves], final)
+
+    def _pick_from(
+        self, moves: Sequence[Move], visits: Sequence[int], totals: Sequence[float], branching: Sequence[int],
+        final: bool = False,
+    ) -> Move:
+        """The most visited of the role's root ``moves`` (ties: higher mean, then move order).
 
         With ``final`` at a simultaneous-move root (another non-chance role has a choice too), the
         move is drawn in proportion to its visits among the moves visited at least half as often as
         the most visited one: decoupled UCT's visit counts approximate a mixed strategy, and
         always playing the top one would be exploitable (matching pennies).
         """
-        visits, totals, moves = root.visits[self.index], root.totals[self.index], root.moves[self.index]
-        if final and self._simultaneous(root):
+        if final and self._simultaneous(branching):
             top = max(visits)
             candidates = [i for i, count in enumerate(visits) if 2 * count >= top and count > 0]
             if len(candidates) > 1:

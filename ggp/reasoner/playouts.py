@@ -1,15 +1,19 @@
-"""Random playouts, with a hook that hands them to a machine able to run them in batches.
+"""Random playouts, with a hook that hands them to a machine able to run them in batches, and the hook
+of a machine able to run a whole MCTS search itself.
 
 A machine that offers ``playout_goals(state, n, rng) -> Sequence[tuple[int, ...]]`` (e.g. a compiled
 engine running many playouts at once) is used for every batch; any other machine is played out one
 random joint move at a time through the StateMachine protocol. Both give goal tuples in role order.
+A machine that offers ``mcts_tree`` (:class:`MctsTreeFactory`, the compiled circuit) runs the MCTS
+player's whole search loop in its own code (:func:`mcts_tree_hook`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import cast
+from dataclasses import dataclass
+from typing import Protocol, cast
 
 from ggp.errors import GgpError, ReasonerError
 from ggp.reasoner.machine import Move, Role, State, StateMachine
@@ -27,6 +31,54 @@ def batch_hook(machine: StateMachine) -> BatchPlayouts | None:
     iteration, and a protocol check costs more than the batched playout of a small game."""
     hook = getattr(machine, "playout_goals", None)
     return cast(BatchPlayouts, hook) if callable(hook) else None
+
+
+@dataclass(frozen=True, slots=True)
+class TreeRootStatistics:
+    """One role's moves at the root of an :class:`MctsTree`, with their visits and summed goals (0..1 each)."""
+
+    terminal: bool
+    branching: tuple[int, ...]  # legal moves per role at the root (all 0 when it is terminal)
+    moves: tuple[Move, ...]  # the role's legal moves, in legal_moves order
+    visits: tuple[int, ...]
+    totals: tuple[float, ...]
+
+
+class MctsTree(Protocol):
+    """A search tree grown by the machine's own code with ``players/mcts.py``'s algorithm (decoupled UCT,
+    UCB1 on goals scaled 0..1, unvisited moves first in seeded random order, the chance roles drawn
+    uniformly, one new leaf per iteration scored by random playouts)."""
+
+    def reroot(self, state: State) -> bool:
+        """Move the root to ``state``: True when its subtree was kept, False when the tree starts afresh."""
+        ...
+
+    def search(self, iterations: int, deadline: float) -> int:
+        """Up to ``iterations`` iterations, none begun at or after ``deadline`` (a ``time.monotonic()`` time,
+        ``math.inf`` for none); how many ran (0 at a terminal root)."""
+        ...
+
+    def root_statistics(self, role: int) -> TreeRootStatistics:
+        """The root's statistics for the role at index ``role``."""
+        ...
+
+
+class MctsTreeFactory(Protocol):
+    """A machine's ``mcts_tree`` method: a tree rooted at ``state``, or None when the machine cannot
+    run the search after all (e.g. a circuit evaluated by numpy). ``chance[r]`` marks role ``r`` as
+    chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them."""
+
+    def __call__(
+        self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
+        max_nodes: int,
+    ) -> MctsTree | None: ...
+
+
+def mcts_tree_hook(machine: StateMachine) -> MctsTreeFactory | None:
+    """The machine's ``mcts_tree`` method when it has one, else ``None`` (looked up by attribute, as
+    :func:`batch_hook`)."""
+    hook = getattr(machine, "mcts_tree", None)
+    return cast(MctsTreeFactory, hook) if callable(hook) else None
 
 
 def require_legal(machine: StateMachine, state: State, role: Role, steps: int) -> tuple[Move, ...]:

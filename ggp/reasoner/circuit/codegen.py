@@ -66,6 +66,26 @@ def _phase(name: str, statements: Sequence[Statement]) -> list[str]:
     return lines
 
 
+def _lane0(circuit: Circuit) -> list[str]:
+    """``lane0_legal`` and ``lane0_next`` unrolled with constant slots (see ``game_t`` in :data:`RUNTIME`)."""
+
+    def bit(ref: Ref) -> str:
+        return f"(~v[{ref.slot}] & 1)" if ref.neg else f"(v[{ref.slot}] & 1)"
+
+    lines = ["static void lane0_legal(const game_t *G, const uint64_t *restrict v, uint64_t *restrict bits) {",
+             "  (void)G;"]
+    legal = circuit.legal
+    for word in range(0, len(legal), 64):
+        terms = [bit(ref) if m == word else f"{bit(ref)} << {m - word}"
+                 for m, ref in enumerate(legal[word:word + 64], start=word)]
+        lines.append(f"  bits[{word // 64}] = " + " | ".join(terms) + ";")
+    lines += ["}", "static void lane0_next(const game_t *G, const uint64_t *restrict v, uint64_t *restrict out) {",
+              "  (void)G;"]
+    lines += [f"  out[{f}] = {bit(ref)};" for f, ref in enumerate(circuit.next)]
+    lines.append("}")
+    return lines
+
+
 def _goal_value(text: str) -> int:
     try:
         return int(text)
@@ -118,6 +138,7 @@ def c_source(circuit: Circuit) -> str:
         RUNTIME,
         *_phase("phase_a", circuit.phase_a),
         *_phase("phase_b", circuit.phase_b),
+        *_lane0(circuit),
     ]
     for (name, ctype), values in zip(TABLES, tables(circuit).values()):
         body = ", ".join(str(v) for v in values) if values else "0"
@@ -130,7 +151,7 @@ def c_source(circuit: Circuit) -> str:
         "  if (!g) return NULL;",
         f"  g->ns = {ns}; g->nf = {nf}; g->nm = {nm}; g->nr = {nr}; g->ng = {ng}; g->nsee = {nsee};",
         f"  g->maxmoves = {maxmoves}; g->nw = {max(1, -(-nf // 64))};",
-        "  g->phase_a = phase_a; g->phase_b = phase_b;",
+        "  g->phase_a = phase_a; g->phase_b = phase_b; g->lane0_legal = lane0_legal; g->lane0_next = lane0_next;",
         f"  const void *t[] = {{{fields}}};",
         "  set_tables(g, t);",
         "  return g;",
@@ -166,9 +187,11 @@ def bytecode(statements: Sequence[Statement]) -> list[int]:
 
 
 RUNTIME = r"""
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct game game_t;
 struct game {
@@ -179,6 +202,10 @@ struct game {
   const int32_t *sees_slot; const uint8_t *sees_neg; const int32_t *goal_role; const int64_t *goal_value;
   void (*phase_a)(const game_t *, uint64_t *);
   void (*phase_b)(const game_t *, uint64_t *);
+  /* lane 0 of the legal outputs as a bit set (move m: bit m % 64 of word m / 64), of the next outputs
+     as 0/1 words; a compiled game has them unrolled, else they read the tables (lane0_*_tables) */
+  void (*lane0_legal)(const game_t *, const uint64_t *, uint64_t *);
+  void (*lane0_next)(const game_t *, const uint64_t *, uint64_t *);
   const int32_t *code_a, *code_b;
   /* buffers of the single-state entry points, bound once so each call passes only its inputs */
   uint64_t *b_v; int32_t *b_legal; uint8_t *b_flags; uint64_t *b_next; uint8_t *b_sees;
@@ -192,6 +219,15 @@ static void set_tables(game_t *g, const void *const *t) {
 }
 
 void ggp_free_game(game_t *g) { free(g); }
+
+static void lane0_legal_tables(const game_t *G, const uint64_t *restrict v, uint64_t *restrict bits) {
+  memset(bits, 0, sizeof(uint64_t) * (size_t)((G->nm + 63) / 64));
+  for (int m = 0; m < G->nm; m++) bits[m >> 6] |= ((v[G->legal_slot[m]] ^ G->legal_neg[m]) & 1) << (m & 63);
+}
+
+static void lane0_next_tables(const game_t *G, const uint64_t *restrict v, uint64_t *restrict out) {
+  for (int f = 0; f < G->nf; f++) out[f] = (v[G->next_slot[f]] ^ G->next_neg[f]) & 1;
+}
 
 int32_t ggp_sizes(const game_t *G, int32_t *out) {
   out[0] = G->ns; out[1] = G->nf; out[2] = G->nm; out[3] = G->nr; out[4] = G->ng; out[5] = G->nsee;
@@ -233,30 +269,39 @@ static void load_packed(const game_t *G, uint64_t *v, const uint64_t *p) {
   memset(v + 1 + G->nf, 0, sizeof(uint64_t) * G->nm);
 }
 
-/* One packed state: legal move indices (ascending) into the bound legal buffer, returns their count;
-   flags[0] = terminal, flags[1 + g] = goal g. */
-int32_t ggp_single_info(const game_t *G, const uint64_t *p) {
-  uint64_t *v = G->b_v;
+/* One packed state: legal move indices (ascending) into legal, returns their count; flags[0] = terminal,
+   flags[1 + g] = goal g. v: ns words of scratch. */
+static int32_t eval_info(const game_t *G, uint64_t *v, const uint64_t *p, int32_t *legal, uint8_t *flags) {
   load_packed(G, v, p);
   G->phase_a(G, v);
   int32_t n = 0;
-  for (int m = 0; m < G->nm; m++) if (RD(legal, m) & 1) G->b_legal[n++] = m;
-  G->b_flags[0] = (uint8_t)(RD(term, 0) & 1);
-  for (int g = 0; g < G->ng; g++) G->b_flags[1 + g] = (uint8_t)(RD(goal, g) & 1);
+  for (int m = 0; m < G->nm; m++) if (RD(legal, m) & 1) legal[n++] = m;
+  flags[0] = (uint8_t)(RD(term, 0) & 1);
+  for (int g = 0; g < G->ng; g++) flags[1 + g] = (uint8_t)(RD(goal, g) & 1);
   return n;
 }
 
 /* One packed state and one joint move (global move indices, one per role): the packed next state
-   into the bound next buffer (nw words); sees[s] = sees output s. */
-void ggp_single_next(const game_t *G, const uint64_t *p, const int32_t *moves) {
-  uint64_t *v = G->b_v;
+   into next (nw words); sees[s] = sees output s. */
+static void eval_next(const game_t *G, uint64_t *v, const uint64_t *p, const int32_t *moves, uint64_t *next,
+                      uint8_t *sees) {
   load_packed(G, v, p);
   for (int r = 0; r < G->nr; r++) v[1 + G->nf + moves[r]] = 1;
   G->phase_a(G, v);
   G->phase_b(G, v);
-  memset(G->b_next, 0, sizeof(uint64_t) * G->nw);
-  for (int f = 0; f < G->nf; f++) G->b_next[f >> 6] |= (RD(next, f) & 1) << (f & 63);
-  for (int s = 0; s < G->nsee; s++) G->b_sees[s] = (uint8_t)(RD(sees, s) & 1);
+  memset(next, 0, sizeof(uint64_t) * G->nw);
+  for (int f = 0; f < G->nf; f++) next[f >> 6] |= (RD(next, f) & 1) << (f & 63);
+  for (int s = 0; s < G->nsee; s++) sees[s] = (uint8_t)(RD(sees, s) & 1);
+}
+
+/* eval_info on the bound buffers. */
+int32_t ggp_single_info(const game_t *G, const uint64_t *p) {
+  return eval_info(G, G->b_v, p, G->b_legal, G->b_flags);
+}
+
+/* eval_next on the bound buffers. */
+void ggp_single_next(const game_t *G, const uint64_t *p, const int32_t *moves) {
+  eval_next(G, G->b_v, p, moves, G->b_next, G->b_sees);
 }
 
 static inline uint64_t splitmix64(uint64_t *s) {
@@ -266,25 +311,45 @@ static inline uint64_t splitmix64(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-/* n random playouts from `start` (nf bytes), keeping 64 * nwords of them running and refilling the
-   finished ones. stats: [playouts, states, depth sum, cut at max_depth, stuck (a role had no legal
-   move)]; goal_sums[r]: sum of role r's goal over the playouts (0 where it has none); when not NULL,
-   depths[i] and goals[i * nr + r] receive the depth and goals of the i-th playout to finish.
-   Returns 0, or -1 when out of memory. */
-int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, int64_t max_depth,
-                     const uint8_t *start, int64_t *stats, double *goal_sums, int32_t *depths, int32_t *goals) {
+/* Workspace of a playout run: 64 * nwords lanes. */
+typedef struct {
+  int64_t nwords;
+  uint64_t *v, *st, *active;
+  int64_t *depth;
+  int32_t *cand;
+} pwork_t;
+
+static void pwork_free(pwork_t *W) {
+  free(W->v); free(W->st); free(W->depth); free(W->active); free(W->cand);
+  memset(W, 0, sizeof(*W));
+}
+
+static int pwork_init(const game_t *G, pwork_t *W, int64_t nwords) {
+  W->nwords = nwords;
+  W->v = calloc((size_t)G->ns, sizeof(uint64_t));
+  W->st = calloc((size_t)nwords * (G->nf + 1), sizeof(uint64_t));
+  W->depth = calloc((size_t)nwords * 64, sizeof(int64_t));
+  W->active = calloc((size_t)nwords, sizeof(uint64_t));
+  W->cand = malloc(sizeof(int32_t) * 64 * G->maxmoves);
+  if (!W->v || !W->st || !W->depth || !W->active || !W->cand) { pwork_free(W); return -1; }
+  return 0;
+}
+
+/* n random playouts from `start` (nf bytes), keeping the workspace's 64 * nwords lanes running and
+   refilling the finished ones; moves are drawn with the splitmix64 generator *rng. stats: [playouts,
+   states, depth sum, cut at max_depth, stuck (a role had no legal move)]; goal_sums[r]: sum of role r's
+   goal over the playouts (0 where it has none); when not NULL, depths[i] and goals[i * nr + r] receive
+   the depth and goals of the i-th playout to finish. */
+static void run_playouts(const game_t *G, pwork_t *W, int64_t n, uint64_t *rng, int64_t max_depth,
+                         const uint8_t *start, int64_t *stats, double *goal_sums, int32_t *depths, int32_t *goals) {
   const int NF = G->nf, NM = G->nm, NR = G->nr, NG = G->ng, MAXMOVES = G->maxmoves;
-  uint64_t *v = calloc((size_t)G->ns, sizeof(uint64_t));
-  uint64_t *st = calloc((size_t)nwords * (NF + 1), sizeof(uint64_t));
-  int64_t *depth = calloc((size_t)nwords * 64, sizeof(int64_t));
-  uint64_t *active = calloc((size_t)nwords, sizeof(uint64_t));
-  int32_t *cand = malloc(sizeof(int32_t) * 64 * MAXMOVES);
-  if (!v || !st || !depth || !active || !cand) {
-    free(v); free(st); free(depth); free(active); free(cand);
-    return -1;
-  }
-  uint64_t rng = seed;
+  const int64_t nwords = W->nwords;
+  uint64_t *v = W->v, *st = W->st, *active = W->active;
+  int64_t *depth = W->depth;
+  int32_t *cand = W->cand;
   int64_t started = 0;
+  memset(depth, 0, sizeof(int64_t) * 64 * (size_t)nwords);
+  memset(active, 0, sizeof(uint64_t) * (size_t)nwords);
   for (int r = 0; r < NR; r++) goal_sums[r] = 0.0;
   for (int i = 0; i < 5; i++) stats[i] = 0;
   for (int64_t g = 0; g < nwords; g++) {
@@ -348,7 +413,7 @@ int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, 
           }
           for (uint64_t w = live; w; w &= w - 1) {
             int lane = __builtin_ctzll(w);
-            uint64_t pick = (uint64_t)(((unsigned __int128)splitmix64(&rng) * (uint64_t)cnt[lane]) >> 64);
+            uint64_t pick = (uint64_t)(((unsigned __int128)splitmix64(rng) * (uint64_t)cnt[lane]) >> 64);
             v[1 + NF + cand[lane * MAXMOVES + pick]] |= (uint64_t)1 << lane;
           }
         }
@@ -360,8 +425,521 @@ int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, 
       }
     }
   }
-  free(v); free(st); free(depth); free(active); free(cand);
+}
+
+/* n random playouts from `start` (nf bytes), 64 * nwords of them running at once (see run_playouts).
+   Returns 0, or -1 when out of memory. */
+int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, int64_t max_depth,
+                     const uint8_t *start, int64_t *stats, double *goal_sums, int32_t *depths, int32_t *goals) {
+  pwork_t W;
+  if (pwork_init(G, &W, nwords) != 0) return -1;
+  uint64_t rng = seed;
+  run_playouts(G, &W, n, &rng, max_depth, start, stats, goal_sums, depths, goals);
+  pwork_free(&W);
   return 0;
+}
+
+/* ---- MCTS: players/mcts.py's decoupled UCT with the whole tree in C ----
+   A node holds its packed state, terminal flag, goals (scaled 0..1, terminal nodes only) and, per role,
+   its legal moves ("edges": global move id, visits, goal total). Each iteration selects one move per role
+   (UCB1 on the role's own goal; a role with one move takes it; a chance role draws uniformly; unvisited
+   moves first, in random order), expands one child, scores it by random playouts and backs the goals up.
+   Children are found through an open-addressing table keyed by (parent, per-role picks). The arena grows
+   by doubling up to max_nodes nodes and max_bytes bytes; once full, an iteration scores its new leaf by
+   a playout without storing it. Not thread-safe; uses only its own buffers and the game's tables. */
+
+typedef struct {
+  int32_t edge;     /* first edge of the node: role-major, nmov[r] edges per role */
+  int32_t count;    /* iterations that went through the node (n of UCB1's log n) */
+  int32_t child;    /* first child, -1 for none */
+  int32_t sibling;  /* next child of the same parent, -1 for none */
+  int32_t terminal; /* terminal, or some role has no legal move */
+} mnode_t;
+
+typedef struct { int32_t parent, child; } mslot_t;
+
+typedef struct {
+  int64_t n, cap;
+  mnode_t *node; uint64_t *state; double *goal; int32_t *nmov; int32_t *picks;
+  int64_t ne, ecap;
+  int32_t *emove, *evis; double *etot;
+  int64_t hcap; /* a power of two; an empty slot has parent -1 */
+  mslot_t *hash;
+} mstore_t;
+
+typedef struct {
+  const game_t *G;
+  int32_t nr, nw;
+  double c;
+  int64_t ppl, max_nodes, max_bytes, max_depth;
+  uint64_t rng;
+  int32_t full;
+  mstore_t s;
+  uint8_t *chance, *flags, *sees, *start;
+  uint64_t *v, *next;
+  int32_t *legal, *moves, *cnt;
+  double *g, *sums;
+  int64_t pcap;
+  int32_t *path, *ppicks;
+  uint64_t *bits; /* the legal moves as a bit set */
+  pwork_t pw;
+} mtree_t;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts); /* the clock of Python's time.monotonic() */
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline int32_t rand_below(mtree_t *T, int32_t k) {
+  return (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)k) >> 64);
+}
+
+static int64_t store_bytes(const mtree_t *T, int64_t cap, int64_t ecap, int64_t hcap) {
+  int64_t per_node = (int64_t)sizeof(mnode_t) + 8 * T->nw + (int64_t)T->nr * (8 + 4 + 4);
+  return cap * per_node + ecap * (4 + 4 + 8) + hcap * (int64_t)sizeof(mslot_t);
+}
+
+static void store_free(mstore_t *S) {
+  free(S->node); free(S->state); free(S->goal); free(S->nmov); free(S->picks);
+  free(S->emove); free(S->evis); free(S->etot); free(S->hash);
+  memset(S, 0, sizeof(*S));
+}
+
+#define GROW(p, n) do { void *q_ = realloc((p), (size_t)(n) * sizeof(*(p))); if (!q_) return -1; (p) = q_; } while (0)
+
+/* Room for one more node; -1 at the node cap, the byte cap or out of memory. */
+static int grow_nodes(const mtree_t *T, mstore_t *S) {
+  if (S->n < S->cap) return 0;
+  if (S->cap >= T->max_nodes) return -1;
+  int64_t cap = S->cap ? 2 * S->cap : 64;
+  if (cap > T->max_nodes) cap = T->max_nodes;
+  int64_t used = store_bytes(T, S->cap, S->ecap, S->hcap), per = store_bytes(T, 1, 0, 0);
+  if (used + (cap - S->cap) * per > T->max_bytes) cap = S->cap + (T->max_bytes - used) / per;
+  if (cap <= S->cap) return -1;
+  GROW(S->node, cap); GROW(S->state, cap * T->nw); GROW(S->goal, cap * T->nr);
+  GROW(S->nmov, cap * T->nr); GROW(S->picks, cap * T->nr);
+  S->cap = cap;
+  return 0;
+}
+
+/* Room for `need` more edges. */
+static int grow_edges(const mtree_t *T, mstore_t *S, int64_t need) {
+  if (S->ne + need <= S->ecap) return 0;
+  if (S->ne + need > INT32_MAX) return -1;
+  int64_t cap = S->ecap ? 2 * S->ecap : 256;
+  if (cap < S->ne + need) cap = S->ne + need;
+  if (cap > INT32_MAX) cap = INT32_MAX;
+  int64_t used = store_bytes(T, S->cap, S->ecap, S->hcap), per = store_bytes(T, 0, 1, 0);
+  if (used + (cap - S->ecap) * per > T->max_bytes) cap = S->ecap + (T->max_bytes - used) / per;
+  if (cap < S->ne + need) return -1;
+  GROW(S->emove, cap); GROW(S->evis, cap); GROW(S->etot, cap);
+  S->ecap = cap;
+  return 0;
+}
+
+#undef GROW
+
+static uint64_t child_hash(int32_t nr, int32_t parent, const int32_t *picks) {
+  uint64_t h = (uint64_t)(uint32_t)parent * 0x9E3779B97F4A7C15ULL;
+  for (int r = 0; r < nr; r++) h = (h ^ (uint64_t)(uint32_t)picks[r]) * 0xBF58476D1CE4E5B9ULL;
+  return h ^ (h >> 31);
+}
+
+static void hash_put(mslot_t *table, int64_t hcap, int32_t nr, const int32_t *picks, int32_t parent, int32_t child) {
+  uint64_t mask = (uint64_t)hcap - 1, i = child_hash(nr, parent, picks) & mask;
+  while (table[i].parent >= 0) i = (i + 1) & mask;
+  table[i].parent = parent;
+  table[i].child = child;
+}
+
+/* Room in the child table for one more entry (kept at most half full). */
+static int grow_hash(const mtree_t *T, mstore_t *S) {
+  if (2 * S->n <= S->hcap) return 0;
+  int64_t hcap = S->hcap ? 2 * S->hcap : 128;
+  if (store_bytes(T, S->cap, S->ecap, hcap) > T->max_bytes) return -1;
+  mslot_t *table = malloc((size_t)hcap * sizeof(mslot_t));
+  if (!table) return -1;
+  for (int64_t i = 0; i < hcap; i++) table[i].parent = -1;
+  for (int64_t i = 0; i < S->hcap; i++) {
+    if (S->hash[i].parent >= 0) {
+      int32_t child = S->hash[i].child;
+      hash_put(table, hcap, T->nr, S->picks + (int64_t)child * T->nr, S->hash[i].parent, child);
+    }
+  }
+  free(S->hash);
+  S->hash = table;
+  S->hcap = hcap;
+  return 0;
+}
+
+static int32_t find_child(const mtree_t *T, int32_t parent, const int32_t *picks) {
+  const mstore_t *S = &T->s;
+  if (!S->hcap) return -1;
+  uint64_t mask = (uint64_t)S->hcap - 1, i = child_hash(T->nr, parent, picks) & mask;
+  for (;; i = (i + 1) & mask) {
+    const mslot_t *e = &S->hash[i];
+    if (e->parent < 0) return -1;
+    if (e->parent == parent && !memcmp(S->picks + (int64_t)e->child * T->nr, picks, sizeof(int32_t) * T->nr)) {
+      return e->child;
+    }
+  }
+}
+
+/* Links a node just appended to S (picks already stored) under its parent. */
+static void link_child(const mtree_t *T, mstore_t *S, int32_t parent, int32_t id) {
+  hash_put(S->hash, S->hcap, T->nr, S->picks + (int64_t)id * T->nr, parent, id);
+  S->node[id].sibling = S->node[parent].child;
+  S->node[parent].child = id;
+}
+
+/* Goals of a terminal tree node as players/mcts.py scores them (safe_goals): each role's goal / 100
+   when every role has exactly one goal, else all zeros. */
+static void strict_goals(const mtree_t *T, double *out) {
+  const game_t *G = T->G;
+  int ok = 1;
+  for (int r = 0; r < T->nr; r++) {
+    int found = 0;
+    out[r] = 0.0;
+    for (int k = 0; k < G->ng; k++) {
+      if (G->goal_role[k] == r && T->flags[1 + k]) { found++; out[r] = (double)G->goal_value[k] / 100.0; }
+    }
+    if (found != 1) ok = 0;
+  }
+  if (!ok) for (int r = 0; r < T->nr; r++) out[r] = 0.0;
+}
+
+/* Appends the node of a packed state under `parent` (-1: the root) reached by `picks`; its id, or -1
+   when the store is full (nothing is changed then). */
+static int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t parent, const int32_t *picks) {
+  const game_t *G = T->G;
+  const int NR = T->nr;
+  if (grow_nodes(T, S) != 0) return -1;
+  if (parent >= 0 && grow_hash(T, S) != 0) return -1;
+  int32_t nlegal = eval_info(G, T->v, packed, T->legal, T->flags);
+  int terminal = T->flags[0];
+  for (int r = 0; r < NR; r++) T->cnt[r] = 0;
+  for (int32_t i = 0, r = 0; i < nlegal; i++) {
+    while (T->legal[i] >= G->role_off[r + 1]) r++;
+    T->cnt[r]++;
+  }
+  for (int r = 0; r < NR; r++) if (!T->cnt[r]) terminal = 1;
+  if (!terminal && grow_edges(T, S, nlegal) != 0) return -1;
+  int32_t id = (int32_t)S->n++;
+  mnode_t *N = &S->node[id];
+  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->edge = (int32_t)S->ne;
+  memcpy(S->state + (int64_t)id * T->nw, packed, sizeof(uint64_t) * T->nw);
+  int32_t *nm = S->nmov + (int64_t)id * NR, *pk = S->picks + (int64_t)id * NR;
+  double *goal = S->goal + (int64_t)id * NR;
+  for (int r = 0; r < NR; r++) { nm[r] = terminal ? 0 : T->cnt[r]; pk[r] = picks ? picks[r] : 0; goal[r] = 0.0; }
+  if (terminal) {
+    strict_goals(T, goal);
+  } else {
+    memcpy(S->emove + S->ne, T->legal, sizeof(int32_t) * nlegal);
+    memset(S->evis + S->ne, 0, sizeof(int32_t) * nlegal);
+    memset(S->etot + S->ne, 0, sizeof(double) * nlegal);
+    S->ne += nlegal;
+  }
+  if (parent >= 0) link_child(T, S, parent, id);
+  return id;
+}
+
+/* A fresh tree holding only the root; 0, or -1 when out of memory. */
+static int reset_tree(mtree_t *T, const uint64_t *packed) {
+  store_free(&T->s);
+  T->full = 0;
+  return add_node(T, &T->s, packed, -1, NULL) == 0 ? 0 : -1;
+}
+
+/* One move index (into the node's edges of the role) per role, as MctsPlayer._select picks them. */
+static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
+  const mstore_t *S = &T->s;
+  const mnode_t *N = &S->node[id];
+  const int32_t *nm = S->nmov + (int64_t)id * T->nr;
+  int64_t e = N->edge;
+  double log_n = -1.0;
+  for (int r = 0; r < T->nr; e += nm[r], r++) {
+    int32_t k = nm[r];
+    if (k == 1) { picks[r] = 0; continue; }
+    if (T->chance[r]) { picks[r] = rand_below(T, k); continue; }
+    const int32_t *vis = S->evis + e;
+    int32_t unvisited = 0;
+    for (int32_t i = 0; i < k; i++) unvisited += vis[i] == 0;
+    if (unvisited) {
+      int32_t j = rand_below(T, unvisited);
+      for (int32_t i = 0; i < k; i++) if (vis[i] == 0 && j-- == 0) { picks[r] = i; break; }
+      continue;
+    }
+    if (log_n < 0.0) log_n = log((double)N->count);
+    const double *tot = S->etot + e;
+    int32_t best = 0;
+    double best_value = -INFINITY;
+    for (int32_t i = 0; i < k; i++) {
+      double value = tot[i] / vis[i] + T->c * sqrt(log_n / vis[i]);
+      if (value > best_value) { best = i; best_value = value; } /* ties keep the first move */
+    }
+    picks[r] = best;
+  }
+}
+
+static inline int32_t popcount64(uint64_t x) { /* no libgcc call without -mpopcnt */
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (int32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Word w of a bit set with only the bits low..high-1 kept. */
+static inline uint64_t range_word(const uint64_t *bits, int32_t w, int32_t low, int32_t high) {
+  uint64_t b = bits[w];
+  if (w == low >> 6) b &= ~(uint64_t)0 << (low & 63);
+  if (w == (high - 1) >> 6 && (high & 63)) b &= ~(~(uint64_t)0 << (high & 63));
+  return b;
+}
+
+/* One random playout from a packed state in lane 0 only, as run_playouts plays one (its goals into
+   T->g, scaled 0..1): with a single playout per leaf this skips run_playouts' per-lane bookkeeping and
+   copies, which cost more than the circuit itself. */
+static void single_playout(mtree_t *T, const uint64_t *packed) {
+  const game_t *G = T->G;
+  const int NF = G->nf, NR = G->nr;
+  uint64_t *v = T->pw.v, *tmp = T->pw.st;
+  uint64_t *bits = T->bits;
+  int32_t *chosen = T->cnt;
+  load_packed(G, v, packed);
+  for (int64_t depth = 0;; depth++) {
+    G->phase_a(G, v);
+    int fin = (RD(term, 0) & 1) || depth >= T->max_depth;
+    if (!fin) G->lane0_legal(G, v, bits); /* a bit set: no branch per move (legality is unpredictable) */
+    for (int r = 0; r < NR && !fin; r++) {
+      const int32_t low = G->role_off[r], high = G->role_off[r + 1];
+      int32_t n = 0;
+      for (int32_t w = low >> 6; w <= (high - 1) >> 6 && low < high; w++) n += popcount64(range_word(bits, w, low, high));
+      if (!n) { fin = 1; break; } /* stuck: scored where it stands */
+      int32_t k = (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)n) >> 64), w = low >> 6;
+      for (;; w++) {
+        int32_t c = popcount64(range_word(bits, w, low, high));
+        if (k < c) break;
+        k -= c;
+      }
+      uint64_t b = range_word(bits, w, low, high);
+      while (k--) b &= b - 1;
+      chosen[r] = 64 * w + __builtin_ctzll(b);
+    }
+    if (fin) break;
+    for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
+    G->phase_b(G, v);
+    G->lane0_next(G, v, tmp);
+    memcpy(v + 1, tmp, sizeof(uint64_t) * NF);
+    for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 0;
+  }
+  for (int r = 0; r < NR; r++) {
+    int64_t value = 0;
+    for (int k = 0; k < G->ng; k++) {
+      if (G->goal_role[k] == r && (RD(goal, k) & 1)) { value = G->goal_value[k]; break; }
+    }
+    T->g[r] = (double)value / 100.0;
+  }
+}
+
+/* The mean goals (0..1) of ppl random playouts from a packed state into T->g. */
+static void leaf_playouts(mtree_t *T, const uint64_t *packed) {
+  const game_t *G = T->G;
+  int64_t stats[5];
+  if (T->ppl == 1) { single_playout(T, packed); return; }
+  for (int f = 0; f < G->nf; f++) T->start[f] = (uint8_t)((packed[f >> 6] >> (f & 63)) & 1);
+  run_playouts(G, &T->pw, T->ppl, &T->rng, T->max_depth, T->start, stats, T->sums, NULL, NULL);
+  for (int r = 0; r < T->nr; r++) T->g[r] = T->sums[r] / (100.0 * (double)stats[0]);
+}
+
+/* One selection-expansion-playout-backup pass; 0, or -1 when out of memory for the path. */
+static int iterate(mtree_t *T) {
+  mstore_t *S = &T->s;
+  const int NR = T->nr;
+  int64_t depth = 0;
+  int32_t id = 0;
+  for (;;) {
+    if (S->node[id].terminal) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); break; }
+    if (depth == T->pcap) {
+      int64_t pcap = 2 * T->pcap;
+      int32_t *path = realloc(T->path, sizeof(int32_t) * pcap);
+      if (!path) return -1;
+      T->path = path;
+      int32_t *ppicks = realloc(T->ppicks, sizeof(int32_t) * pcap * NR);
+      if (!ppicks) return -1;
+      T->ppicks = ppicks;
+      T->pcap = pcap;
+    }
+    int32_t *picks = T->ppicks + depth * NR;
+    select_moves(T, id, picks);
+    T->path[depth++] = id;
+    int32_t child = find_child(T, id, picks);
+    if (child >= 0) { id = child; continue; }
+    int64_t e = S->node[id].edge;
+    const int32_t *nm = S->nmov + (int64_t)id * NR;
+    for (int r = 0; r < NR; e += nm[r], r++) T->moves[r] = S->emove[e + picks[r]];
+    eval_next(T->G, T->v, S->state + (int64_t)id * T->nw, T->moves, T->next, T->sees);
+    child = T->full ? -1 : add_node(T, S, T->next, id, picks);
+    if (child < 0) T->full = 1;
+    if (child >= 0 && S->node[child].terminal) memcpy(T->g, S->goal + (int64_t)child * NR, sizeof(double) * NR);
+    else leaf_playouts(T, T->next);
+    if (child >= 0) S->node[child].count++;
+    break;
+  }
+  for (int64_t d = 0; d < depth; d++) {
+    int32_t node = T->path[d];
+    S->node[node].count++;
+    int64_t e = S->node[node].edge;
+    const int32_t *nm = S->nmov + (int64_t)node * NR, *picks = T->ppicks + d * NR;
+    for (int r = 0; r < NR; e += nm[r], r++) {
+      S->evis[e + picks[r]]++;
+      S->etot[e + picks[r]] += T->g[r];
+    }
+  }
+  return 0;
+}
+
+void ggp_mcts_free(mtree_t *T) {
+  if (!T) return;
+  store_free(&T->s);
+  pwork_free(&T->pw);
+  free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
+  free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
+  free(T->bits);
+  free(T);
+}
+
+/* A search tree rooted at a packed state (nw words). c: UCB1's exploration constant on goals scaled
+   0..1; ppl: random playouts per new leaf (run side by side in the lanes of one word); chance[r]: role
+   r moves uniformly at random; max_depth: joint moves after which a playout is cut. NULL when out of
+   memory. */
+mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t ppl, const uint8_t *chance,
+                      uint64_t seed, int64_t max_nodes, int64_t max_bytes, int64_t max_depth) {
+  mtree_t *T = calloc(1, sizeof(mtree_t));
+  if (!T) return NULL;
+  T->G = G; T->nr = G->nr; T->nw = G->nw; T->c = c;
+  T->ppl = ppl < 1 ? 1 : ppl;
+  T->max_nodes = max_nodes < 1 ? 1 : (max_nodes > INT32_MAX - 1 ? INT32_MAX - 1 : max_nodes);
+  T->max_bytes = max_bytes; T->max_depth = max_depth; T->rng = seed;
+  T->pcap = 64;
+  int64_t lanes = T->ppl < 256 ? T->ppl : 256;
+  T->chance = malloc((size_t)G->nr); T->flags = calloc((size_t)G->ng + 1, 1);
+  T->sees = calloc((size_t)G->nsee + 1, 1); T->start = calloc((size_t)G->nf + 1, 1);
+  T->v = calloc((size_t)G->ns + 1, sizeof(uint64_t)); T->next = calloc((size_t)G->nw, sizeof(uint64_t));
+  T->legal = calloc((size_t)G->nm + 1, sizeof(int32_t)); T->moves = calloc((size_t)G->nr, sizeof(int32_t));
+  T->cnt = calloc((size_t)G->nr, sizeof(int32_t)); T->g = calloc((size_t)G->nr, sizeof(double));
+  T->sums = calloc((size_t)G->nr, sizeof(double)); T->path = malloc(sizeof(int32_t) * T->pcap);
+  T->ppicks = malloc(sizeof(int32_t) * T->pcap * G->nr);
+  T->bits = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
+  if (!T->chance || !T->flags || !T->sees || !T->start || !T->v || !T->next || !T->legal || !T->moves
+      || !T->cnt || !T->g || !T->sums || !T->path || !T->ppicks || !T->bits || pwork_init(G, &T->pw, (lanes + 63) / 64) != 0
+      || reset_tree(T, root) != 0) {
+    ggp_mcts_free(T);
+    return NULL;
+  }
+  memcpy(T->chance, chance, (size_t)G->nr);
+  return T;
+}
+
+/* Up to `iterations` iterations, stopping once time.monotonic() reaches `deadline` (checked before each
+   one); returns how many ran (0 at a terminal root). */
+int64_t ggp_mcts_search(mtree_t *T, int64_t iterations, double deadline) {
+  int64_t done = 0;
+  if (T->s.node[0].terminal) return 0;
+  while (done < iterations && T->s.node[0].count < INT32_MAX - 1) {
+    if (now_seconds() >= deadline) break;
+    if (iterate(T) != 0) break;
+    done++;
+  }
+  return done;
+}
+
+static int32_t copy_node(mtree_t *T, mstore_t *U, const mstore_t *S, int32_t old, int32_t parent) {
+  const int NR = T->nr;
+  const int32_t *nm = S->nmov + (int64_t)old * NR;
+  int64_t edges = 0;
+  for (int r = 0; r < NR; r++) edges += nm[r];
+  if (grow_nodes(T, U) != 0 || (parent >= 0 && grow_hash(T, U) != 0) || grow_edges(T, U, edges) != 0) return -1;
+  int32_t id = (int32_t)U->n++;
+  const mnode_t *O = &S->node[old];
+  mnode_t *N = &U->node[id];
+  N->edge = (int32_t)U->ne; N->count = O->count; N->child = -1; N->sibling = -1; N->terminal = O->terminal;
+  memcpy(U->state + (int64_t)id * T->nw, S->state + (int64_t)old * T->nw, sizeof(uint64_t) * T->nw);
+  memcpy(U->goal + (int64_t)id * NR, S->goal + (int64_t)old * NR, sizeof(double) * NR);
+  memcpy(U->nmov + (int64_t)id * NR, nm, sizeof(int32_t) * NR);
+  memcpy(U->picks + (int64_t)id * NR, S->picks + (int64_t)old * NR, sizeof(int32_t) * NR);
+  memcpy(U->emove + U->ne, S->emove + O->edge, sizeof(int32_t) * edges);
+  memcpy(U->evis + U->ne, S->evis + O->edge, sizeof(int32_t) * edges);
+  memcpy(U->etot + U->ne, S->etot + O->edge, sizeof(double) * edges);
+  U->ne += edges;
+  if (parent >= 0) link_child(T, U, parent, id);
+  return id;
+}
+
+/* The subtree of `top` copied into a fresh store that replaces the tree's; 0, or -1 when out of memory
+   (the tree is unchanged then). */
+static int keep_subtree(mtree_t *T, int32_t top) {
+  mstore_t *S = &T->s, U;
+  memset(&U, 0, sizeof(U));
+  int32_t *olds = malloc(sizeof(int32_t) * S->n), *parents = malloc(sizeof(int32_t) * S->n);
+  int ok = olds && parents;
+  int64_t sp = 0;
+  if (ok) { olds[sp] = top; parents[sp++] = -1; }
+  while (ok && sp) {
+    sp--;
+    int32_t old = olds[sp], id = copy_node(T, &U, S, old, parents[sp]);
+    if (id < 0) { ok = 0; break; }
+    for (int32_t c = S->node[old].child; c >= 0; c = S->node[c].sibling) { olds[sp] = c; parents[sp++] = id; }
+  }
+  free(olds); free(parents);
+  if (!ok) { store_free(&U); return -1; }
+  store_free(S);
+  T->s = U;
+  T->full = 0;
+  return 0;
+}
+
+/* Moves the root to a packed state: kept when it is the root's state, else the subtree of the first
+   child, else of the first grandchild, with that state (breadth first); else a fresh tree. Returns 1
+   when a subtree was kept, 0 for a fresh tree, -1 when out of memory (the tree is unusable then). */
+int32_t ggp_mcts_reroot(mtree_t *T, const uint64_t *packed) {
+  const mstore_t *S = &T->s;
+  const size_t size = sizeof(uint64_t) * T->nw;
+  if (!memcmp(S->state, packed, size)) return 1;
+  int32_t found = -1;
+  for (int32_t c = S->node[0].child; c >= 0 && found < 0; c = S->node[c].sibling) {
+    if (!memcmp(S->state + (int64_t)c * T->nw, packed, size)) found = c;
+  }
+  for (int32_t c = S->node[0].child; c >= 0 && found < 0; c = S->node[c].sibling) {
+    for (int32_t d = S->node[c].child; d >= 0 && found < 0; d = S->node[d].sibling) {
+      if (!memcmp(S->state + (int64_t)d * T->nw, packed, size)) found = d;
+    }
+  }
+  if (found >= 0 && keep_subtree(T, found) == 0) return 1;
+  return reset_tree(T, packed) == 0 ? 0 : -1;
+}
+
+/* The root's statistics: nmov[r] = role r's legal move count; for `role`, its moves' global ids,
+   visits and goal totals (0..1 per visit). Returns 1 when the root is terminal. */
+int32_t ggp_mcts_root(const mtree_t *T, int32_t role, int32_t *nmov, int32_t *moves, int32_t *visits,
+                      double *totals) {
+  const mstore_t *S = &T->s;
+  int64_t e = S->node[0].edge;
+  for (int r = 0; r < T->nr; r++) {
+    nmov[r] = S->nmov[r];
+    if (r < role) e += S->nmov[r];
+  }
+  for (int32_t i = 0; i < S->nmov[role]; i++) {
+    moves[i] = S->emove[e + i]; visits[i] = S->evis[e + i]; totals[i] = S->etot[e + i];
+  }
+  return S->node[0].terminal;
+}
+
+/* out: nodes, edges, bytes reserved, whether the arena stopped growing, root visits. */
+void ggp_mcts_info(const mtree_t *T, int64_t *out) {
+  const mstore_t *S = &T->s;
+  out[0] = S->n; out[1] = S->ne; out[2] = store_bytes(T, S->cap, S->ecap, S->hcap); out[3] = T->full;
+  out[4] = S->node[0].count;
 }
 """
 
@@ -425,6 +1003,7 @@ game_t *ggp_new_interpreted(const int32_t *sizes, const void *const *tables, con
   g->nsee = sizes[5]; g->maxmoves = sizes[6]; g->nw = g->nf > 0 ? (g->nf + 63) / 64 : 1;
   set_tables(g, tables);
   g->phase_a = interp_a; g->phase_b = interp_b;
+  g->lane0_legal = lane0_legal_tables; g->lane0_next = lane0_next_tables;
   g->code_a = code_a; g->code_b = code_b;
   return g;
 }

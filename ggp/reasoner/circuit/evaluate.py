@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ggp.errors import ReasonerError
-from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library
+from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library, native_flags
 from ggp.reasoner.circuit.build import Circuit, Ref
 from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, TABLES, bytecode, c_source, sizes, tables
 
@@ -308,6 +308,19 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_single_next.restype = None
     lib.ggp_playouts.argtypes = [_P, _I64, ctypes.c_uint64, _I64, _I64, *pointers[:5]]
     lib.ggp_playouts.restype = ctypes.c_int32
+    lib.ggp_mcts_new.argtypes = [_P, ctypes.c_char_p, ctypes.c_double, _I64, ctypes.c_char_p, ctypes.c_uint64,
+                                 _I64, _I64, _I64]
+    lib.ggp_mcts_new.restype = _P
+    lib.ggp_mcts_free.argtypes = [_P]
+    lib.ggp_mcts_free.restype = None
+    lib.ggp_mcts_search.argtypes = [_P, _I64, ctypes.c_double]
+    lib.ggp_mcts_search.restype = _I64
+    lib.ggp_mcts_reroot.argtypes = [_P, ctypes.c_char_p]
+    lib.ggp_mcts_reroot.restype = ctypes.c_int32
+    lib.ggp_mcts_root.argtypes = [_P, ctypes.c_int32, _P, _P, _P, _P]
+    lib.ggp_mcts_root.restype = ctypes.c_int32
+    lib.ggp_mcts_info.argtypes = [_P, _P]
+    lib.ggp_mcts_info.restype = None
 
 
 class _NativeEvaluator:
@@ -396,6 +409,82 @@ class _NativeEvaluator:
         )
 
 
+    def mcts(
+        self, key: int, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
+        max_nodes: int, max_bytes: int, max_depth: int,
+    ) -> NativeTree:
+        """A C search tree rooted at a packed state (see :class:`NativeTree`)."""
+        return NativeTree(self, key, exploration, playouts_per_leaf, chance, seed, max_nodes, max_bytes, max_depth)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeRoot:
+    """The root of a :class:`NativeTree`: one role's moves with their visits and goal totals."""
+
+    terminal: bool
+    branching: tuple[int, ...]  # legal moves per role (0 for all at a terminal root)
+    moves: tuple[int, ...]  # the role's moves, global indices ascending
+    visits: tuple[int, ...]
+    totals: tuple[float, ...]  # summed goals, each in 0..1
+
+
+class NativeTree:
+    """An MCTS tree held by the C runtime (``ggp_mcts_*`` in :data:`~.codegen.RUNTIME`): decoupled UCT as
+    ``players/mcts.py`` runs it, over packed states and global move indices.
+
+    The tree owns its memory (freed with the object) and keeps the evaluator alive; it uses only its own
+    buffers and the game's read-only tables, so a search needs no lock against other queries. Raises
+    :class:`ReasonerError` when out of memory.
+    """
+
+    def __init__(
+        self, evaluator: _NativeEvaluator, key: int, exploration: float, playouts_per_leaf: int,
+        chance: Sequence[bool], seed: int, max_nodes: int, max_bytes: int, max_depth: int,
+    ) -> None:
+        self._evaluator = evaluator
+        self._lib = lib = evaluator.lib
+        self._nbytes = evaluator._nbytes
+        self._roles = len(evaluator.circuit.roles)
+        self._width = max([len(moves) for moves in evaluator.circuit.moves] + [1])
+        tree = lib.ggp_mcts_new(
+            evaluator._game, key.to_bytes(self._nbytes, "little"), exploration, playouts_per_leaf,
+            bytes(int(bool(c)) for c in chance), seed & 0xFFFFFFFFFFFFFFFF, max_nodes, max_bytes, max_depth,
+        )
+        if not tree:
+            raise ReasonerError("out of memory for the search tree")
+        self._tree = tree
+        self._finalizer = weakref.finalize(self, lib.ggp_mcts_free, tree)
+
+    def reroot(self, key: int) -> bool:
+        """Move the root to a packed state: True when the subtree of that state (the root, a child or a
+        grandchild) was kept, False when the tree starts afresh there."""
+        status = self._lib.ggp_mcts_reroot(self._tree, key.to_bytes(self._nbytes, "little"))
+        if status < 0:
+            raise ReasonerError("out of memory for the search tree")
+        return bool(status)
+
+    def search(self, iterations: int, deadline: float) -> int:
+        """Run up to ``iterations`` iterations, stopping at ``deadline`` (a ``time.monotonic()`` time,
+        checked before each one; ``math.inf`` for none); returns how many ran (0 at a terminal root)."""
+        return int(self._lib.ggp_mcts_search(self._tree, iterations, deadline))
+
+    def root(self, role: int) -> TreeRoot:
+        """The root's statistics for role index ``role``."""
+        branching = (ctypes.c_int32 * self._roles)()
+        moves = (ctypes.c_int32 * self._width)()
+        visits = (ctypes.c_int32 * self._width)()
+        totals = (ctypes.c_double * self._width)()
+        terminal = self._lib.ggp_mcts_root(self._tree, role, branching, moves, visits, totals)
+        n = branching[role]
+        return TreeRoot(bool(terminal), tuple(branching), tuple(moves[:n]), tuple(visits[:n]), tuple(totals[:n]))
+
+    def info(self) -> dict[str, int]:
+        """Nodes, edges, bytes reserved, ``full`` (1 once the arena stopped growing) and root visits."""
+        out = (ctypes.c_int64 * 5)()
+        self._lib.ggp_mcts_info(self._tree, out)
+        return dict(zip(("nodes", "edges", "bytes", "full", "visits"), out))
+
+
 class CEvaluator(_NativeEvaluator):
     """The game's circuit compiled to C (one cached library per game, see :mod:`.compiler`)."""
 
@@ -403,8 +492,17 @@ class CEvaluator(_NativeEvaluator):
 
     def __init__(self, circuit: Circuit, compiler: tuple[str, str], directory: Path | None = None) -> None:
         large = circuit.size()[1] > COMPILE_MAX_LITERALS
-        self.flags = UNOPTIMISED_FLAGS if large else FLAGS
-        lib, self.path, self.cached = load_library(c_source(circuit), compiler, directory, self.flags)
+        plain = UNOPTIMISED_FLAGS if large else FLAGS
+        self.flags = plain if large else (*FLAGS, *native_flags())
+        source = c_source(circuit)
+        try:
+            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags)
+        except ReasonerError as exc:
+            if self.flags == plain:
+                raise
+            log.info("circuit: building without tuning for this cpu (%s)", exc)
+            self.flags = plain
+            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags)
         lib.ggp_new_game.argtypes = []
         lib.ggp_new_game.restype = _P
         super().__init__(circuit, lib, lib.ggp_new_game())

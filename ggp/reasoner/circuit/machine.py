@@ -36,9 +36,17 @@ import numpy.typing as npt
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.build import Circuit, build_circuit
-from ggp.reasoner.circuit.evaluate import Evaluator, EvaluatorKind, make_evaluator, pack_bits, unpack_bits
+from ggp.reasoner.circuit.evaluate import (
+    Evaluator,
+    EvaluatorKind,
+    NativeTree,
+    make_evaluator,
+    pack_bits,
+    unpack_bits,
+)
 from ggp.reasoner.circuit.extract import ground_program
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
+from ggp.reasoner.playouts import TreeRootStatistics
 from ggp.reasoner.wrappers import first_that_builds
 
 log = logging.getLogger(__name__)
@@ -48,6 +56,10 @@ DEFAULT_MAX_NODES = 500_000
 
 DEFAULT_MAX_DEPTH = 1000
 """Joint moves after which a random playout is cut (as ``ggp.reasoner.playouts`` and ``ggp bench`` do)."""
+
+TREE_MAX_BYTES = 256 << 20
+"""Memory an MCTS tree run in C (:meth:`CircuitStateMachine.mcts_tree`) may reserve; it stops growing there
+(a kept subtree is copied, so moving the root briefly needs twice that; the player server's worker has 2 GB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,6 +473,22 @@ class CircuitStateMachine(StateInfoQueries):
             goals=tuple(tuple(row) for row in stats.goals.tolist()),
         )
 
+    def mcts_tree(
+        self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
+        max_nodes: int,
+    ) -> CircuitMctsTree | None:
+        """An MCTS tree rooted at ``state`` and searched in C (the :class:`~ggp.reasoner.playouts.MctsTreeFactory`
+        hook), reserving at most :data:`TREE_MAX_BYTES`; None with the numpy evaluator. Playouts are cut
+        after :data:`DEFAULT_MAX_DEPTH` joint moves. Raises :class:`ReasonerError` when out of memory."""
+        make = getattr(self.evaluator, "mcts", None)
+        if make is None:
+            return None
+        if len(chance) != len(self._roles):
+            raise ValueError(f"expected one chance flag per role ({len(self._roles)}), got {len(chance)}")
+        tree = make(self.state_key(state), exploration, playouts_per_leaf, chance, seed, max_nodes, TREE_MAX_BYTES,
+                    DEFAULT_MAX_DEPTH)
+        return CircuitMctsTree(self, tree)
+
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
         """Goals (role order) of ``n`` random playouts from ``state``, run in one batch.
 
@@ -471,6 +499,32 @@ class CircuitStateMachine(StateInfoQueries):
             seed = seed.getrandbits(63)
         summary = self.random_playouts(n, seed, batch=min(max(n, 1), 256), start=state)
         return list(summary.goals)
+
+
+class CircuitMctsTree:
+    """An MCTS tree searched by the circuit's C runtime (a :class:`~ggp.reasoner.playouts.MctsTree`):
+    :class:`~ggp.reasoner.circuit.evaluate.NativeTree` with states and moves in place of packed keys
+    and move indices."""
+
+    def __init__(self, machine: CircuitStateMachine, tree: NativeTree) -> None:
+        self._machine = machine
+        self._tree = tree
+
+    def reroot(self, state: State) -> bool:
+        return self._tree.reroot(self._machine.state_key(state))
+
+    def search(self, iterations: int, deadline: float) -> int:
+        return self._tree.search(iterations, deadline)
+
+    def root_statistics(self, role: int) -> TreeRootStatistics:
+        root = self._tree.root(role)
+        flat = self._machine._flat_moves
+        return TreeRootStatistics(root.terminal, root.branching, tuple(flat[m] for m in root.moves), root.visits,
+                                  root.totals)
+
+    def info(self) -> dict[str, int]:
+        """Nodes, edges, bytes reserved, ``full`` (1 once the tree stopped growing) and root visits."""
+        return self._tree.info()
 
 
 def _as_index(value: object) -> int | None:

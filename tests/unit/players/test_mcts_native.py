@@ -1,0 +1,159 @@
+"""MctsPlayer on a circuit machine: the search runs in C through the machine's ``mcts_tree`` hook, and it
+behaves as the Python search does (same moves found, legal moves only, budgets and clocks obeyed)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from ggp.gdl.parser import parse_term
+from ggp.native import find_compiler
+from ggp.player import Budget
+from ggp.players.base import BasePlayer
+from ggp.players.determinized_mcts import _FlatRootMcts
+from ggp.players.mcts import MctsPlayer, _Node
+from ggp.players.random_player import RandomPlayer
+from ggp.reasoner.circuit import CircuitStateMachine
+from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.clingo_machine import ClingoStateMachine
+from ggp.reasoner.machine import Move, State
+from ggp.reasoner.playouts import mcts_tree_hook
+from ggp.reasoner.upgrade import UpgradingMachine
+from tests.conftest import KIF_DIR
+from tests.prerequisites import needs
+from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine
+
+pytestmark = needs(find_compiler() is not None, "no c compiler (cc)")
+
+
+class PythonMcts(MctsPlayer):
+    """The same player with the native search switched off: the reference for the C search."""
+
+    def _native_tree(self, state: State) -> None:
+        return None
+
+
+def machine_of(game: str, evaluator: EvaluatorKind = "c") -> CircuitStateMachine:
+    return circuit_machine(KIF_DIR / game / f"{game}.kif", evaluator)
+
+
+def play(machine: CircuitStateMachine, *moves: str) -> State:
+    """The state after the given joint moves (each one move per role, KIF text separated by ``|``)."""
+    state = machine.initial_state()
+    for joint in moves:
+        state = machine.next_state(state, tuple(parse_term(text) for text in joint.split("|")))
+    return state
+
+
+@pytest.mark.parametrize("kind", [MctsPlayer, PythonMcts])
+def test_both_searches_find_the_winning_and_the_blocking_tic_tac_toe_move(kind: type[MctsPlayer]) -> None:
+    machine = machine_of("ticTacToe")
+    x_wins = play(machine, "(mark 1 1)|noop", "noop|(mark 2 1)", "(mark 1 2)|noop", "noop|(mark 2 2)")
+    o_blocks = play(machine, "(mark 1 1)|noop", "noop|(mark 3 3)", "(mark 1 2)|noop")
+    for role, state in ((0, x_wins), (1, o_blocks)):
+        player = kind(seed=2, budget=Budget(iterations=2000))
+        player.start(machine, machine.roles[role], Budget())
+        assert player.choose(state, Budget()) == parse_term("(mark 1 3)")
+        assert (player._native is not None) == (kind is MctsPlayer)
+
+
+@pytest.mark.parametrize("playouts", [1, 4])
+@pytest.mark.parametrize("game", ["ticTacToe", "rockPaperScissors", "threePlayerTicTacToe", "connectFour"])
+def test_native_mcts_plays_whole_matches_with_legal_moves_and_counts_its_iterations(game: str, playouts: int) -> None:
+    machine = machine_of(game)
+    mcts = MctsPlayer(seed=1, budget=Budget(iterations=150), playouts_per_leaf=playouts)
+    players: list[BasePlayer] = [mcts, *[RandomPlayer(seed=2 + i) for i in range(len(machine.roles) - 1)]]
+    for role, player in zip(machine.roles, players):
+        player.start(machine, role, Budget())
+    state = machine.initial_state()
+    searched = 0
+    while not machine.is_terminal(state):
+        joint = tuple(player.choose(state, Budget()) for player in players)
+        if len(machine.legal_moves(state, machine.roles[0])) > 1:
+            searched += 1
+            assert mcts.last_iterations == 150
+            assert sum(count for _, count, _ in mcts.move_statistics()) >= 150
+        state = machine.next_state(state, joint)  # IllegalMoveError for an illegal move
+    assert searched > 0 and mcts._native is not None
+
+
+def test_native_mcts_repeats_a_match_with_the_same_seed() -> None:
+    machine = machine_of("connectFour")
+
+    def match() -> list[Move]:
+        players = [MctsPlayer(seed=4, budget=Budget(iterations=200)), MctsPlayer(seed=5, budget=Budget(iterations=200))]
+        for role, player in zip(machine.roles, players):
+            player.start(machine, role, Budget())
+        state, moves = machine.initial_state(), list[Move]()
+        for _ in range(8):
+            joint = tuple(player.choose(state, Budget()) for player in players)
+            moves += joint
+            state = machine.next_state(state, joint)
+        return moves
+
+    assert match() == match()
+
+
+def test_native_mcts_reuses_its_tree_on_the_next_turn() -> None:
+    machine = machine_of("ticTacToe")
+    player = MctsPlayer(seed=0, budget=Budget(iterations=300))
+    player.start(machine, machine.roles[0], Budget())
+    state = machine.initial_state()
+    move = player.choose(state, Budget())
+    visits = dict((m, count) for m, count, _ in player.move_statistics())[move]
+    after = machine.next_state(state, (move, parse_term("noop")))
+    # The forced noop under a clock ponders on the kept child: its visits carry over (all but the
+    # iteration that expanded it, which ended there).
+    player.choose(after, Budget(cancel=threading.Event(), iterations=100))
+    assert sum(count for _, count, _ in player.move_statistics()) == visits - 1 + 100
+
+
+def test_a_cancel_event_stops_the_native_search_and_best_move_is_available() -> None:
+    machine = machine_of("connectFour")
+    player = MctsPlayer(seed=0)
+    player.start(machine, machine.roles[0], Budget())
+    cancel = threading.Event()
+    result: list[Move] = []
+    worker = threading.Thread(target=lambda: result.append(player.choose(machine.initial_state(), Budget(cancel=cancel))))
+    worker.start()
+    time.sleep(0.2)
+    assert player.best_move() in machine.legal_moves(machine.initial_state(), machine.roles[0])
+    cancel.set()
+    worker.join(timeout=10)
+    assert not worker.is_alive() and len(result) == 1 and player.last_iterations > 0
+
+
+def test_a_deadline_ends_the_native_search() -> None:
+    machine = machine_of("connectFour")
+    player = MctsPlayer(seed=0)
+    player.start(machine, machine.roles[0], Budget())
+    began = time.monotonic()
+    player.choose(machine.initial_state(), Budget.for_seconds(0.1))
+    assert time.monotonic() - began < 30 and player.last_iterations > 0
+
+
+def test_the_python_search_stays_where_the_machine_or_the_subclass_has_no_native_search() -> None:
+    numpy = machine_of("ticTacToe", "numpy")
+    player = MctsPlayer(seed=0, budget=Budget(iterations=50))
+    player.start(numpy, numpy.roles[0], Budget())
+    player.choose(numpy.initial_state(), Budget())
+    assert player._native is None and isinstance(player._root, _Node)
+    machine = machine_of("ticTacToe")
+    flat = _FlatRootMcts(seed=0, budget=Budget(iterations=50))  # dmcts's own selection rule at the root
+    flat.start(machine, machine.roles[0], Budget())
+    flat.choose(machine.initial_state(), Budget())
+    assert flat._native is None and isinstance(flat._root, _Node)
+
+
+def test_the_hook_is_found_through_an_upgrading_machine_once_it_switched() -> None:
+    path = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
+    circuit = circuit_machine(path, "c")
+    machine = UpgradingMachine(ClingoStateMachine(circuit.description, LOCAL), lambda: circuit, "circuit")
+    assert machine.wait(60) and machine.upgraded
+    assert mcts_tree_hook(machine) is not None
+    player = MctsPlayer(seed=0, budget=Budget(iterations=100))
+    player.start(machine, machine.roles[0], Budget())
+    player.choose(machine.initial_state(), Budget())
+    assert player._native is not None and player.last_iterations == 100

@@ -1,0 +1,198 @@
+"""The MCTS tree searched by the circuit's C runtime (``ggp_mcts_*``, ``CircuitStateMachine.mcts_tree``)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from ggp.gdl.parser import parse_term
+from ggp.native import find_compiler
+from ggp.reasoner.circuit import CircuitStateMachine
+from ggp.reasoner.circuit.evaluate import CEvaluator, EvaluatorKind
+from ggp.reasoner.circuit.machine import CircuitMctsTree
+from ggp.reasoner.machine import Move, State
+from tests.conftest import KIF_DIR
+from tests.prerequisites import needs
+from tests.unit.reasoner.circuit_support import circuit_machine
+
+pytestmark = needs(find_compiler() is not None, "no c compiler (cc)")
+
+GAMES = ["ticTacToe", "rockPaperScissors", "kuhnPoker", "threePlayerTicTacToe", "connectFour"]
+"""Turn-taking, simultaneous, with a chance role, three players, and a bigger board."""
+
+NATIVE: list[EvaluatorKind] = ["c", "interpreter"]
+
+
+def machine_of(game: str, evaluator: EvaluatorKind = "c") -> CircuitStateMachine:
+    return circuit_machine(KIF_DIR / game / f"{game}.kif", evaluator)
+
+
+def tree_of(
+    machine: CircuitStateMachine, state: State | None = None, *, seed: int = 1, playouts: int = 1, max_nodes: int = 100_000
+) -> CircuitMctsTree:
+    tree = machine.mcts_tree(
+        machine.initial_state() if state is None else state, exploration=1.0, playouts_per_leaf=playouts,
+        chance=[str(role) == "random" for role in machine.roles], seed=seed, max_nodes=max_nodes,
+    )
+    assert tree is not None
+    return tree
+
+
+def play(machine: CircuitStateMachine, *moves: str) -> State:
+    """The state after the given joint moves (each one move per role, KIF text separated by ``|``)."""
+    state = machine.initial_state()
+    for joint in moves:
+        state = machine.next_state(state, tuple(parse_term(text) for text in joint.split("|")))
+    return state
+
+
+@pytest.mark.parametrize("playouts", [1, 3])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_role_s_root_visits_sum_to_the_iterations_and_its_moves_are_the_legal_ones(game: str, playouts: int) -> None:
+    machine = machine_of(game)
+    tree = tree_of(machine, playouts=playouts)
+    assert tree.search(500, math.inf) == 500
+    state = machine.initial_state()
+    for index, role in enumerate(machine.roles):
+        stats = tree.root_statistics(index)
+        assert not stats.terminal
+        assert stats.moves == machine.legal_moves(state, role)
+        assert sum(stats.visits) == 500 and len(stats.totals) == len(stats.moves)
+        assert all(0.0 <= total <= count for total, count in zip(stats.totals, stats.visits))
+        assert stats.branching == tuple(len(machine.legal_moves(state, r)) for r in machine.roles)
+    assert tree.info()["visits"] == 500
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_compiled_and_the_interpreted_circuit_grow_the_same_tree_from_the_same_seed(game: str) -> None:
+    # Also checks the compiled game's unrolled lane-0 readers against the interpreter's table loops.
+    results = []
+    for evaluator in NATIVE:
+        for playouts in (1, 4):
+            tree = tree_of(machine_of(game, evaluator), seed=7, playouts=playouts)
+            tree.search(400, math.inf)
+            results.append((tree.root_statistics(0), tree.info()))
+    assert results[0] == results[2] and results[1] == results[3]
+
+
+def test_the_same_seed_repeats_a_search_and_another_seed_differs() -> None:
+    machine = machine_of("connectFour")
+    runs = []
+    for seed in (3, 3, 4):
+        tree = tree_of(machine, seed=seed)
+        tree.search(300, math.inf)
+        runs.append(tree.root_statistics(0))
+    assert runs[0] == runs[1] and runs[0] != runs[2]
+
+
+def test_the_tree_stops_growing_at_the_node_cap_and_keeps_searching() -> None:
+    machine = machine_of("connectFour")
+    tree = tree_of(machine, max_nodes=40)
+    assert tree.search(1000, math.inf) == 1000
+    info = tree.info()
+    assert info["nodes"] == 40 and info["full"] == 1
+    assert sum(tree.root_statistics(0).visits) == 1000
+    lone = tree_of(machine, max_nodes=1)  # the root alone: every iteration scores a child without storing it
+    assert lone.search(50, math.inf) == 50 and lone.info()["nodes"] == 1
+
+
+def test_a_deadline_in_the_past_runs_no_iteration_and_a_near_one_ends_a_huge_budget() -> None:
+    tree = tree_of(machine_of("connectFour"))
+    assert tree.search(1000, time.monotonic() - 1.0) == 0
+    assert tree.info()["visits"] == 0
+    began = time.monotonic()
+    done = tree.search(10**15, began + 0.05)
+    assert 0 < done < 10**15
+    assert time.monotonic() - began < 30  # stopped by the clock, not by the budget
+
+
+def test_a_terminal_root_runs_nothing() -> None:
+    machine = machine_of("ticTacToe")
+    won = play(machine, "(mark 1 1)|noop", "noop|(mark 2 1)", "(mark 1 2)|noop", "noop|(mark 2 2)", "(mark 1 3)|noop")
+    assert machine.is_terminal(won)
+    tree = tree_of(machine, won)
+    assert tree.search(10, math.inf) == 0
+    stats = tree.root_statistics(0)
+    assert stats.terminal and stats.moves == () and stats.branching == (0, 0)
+
+
+def test_the_search_finds_the_winning_and_the_blocking_tic_tac_toe_move() -> None:
+    machine = machine_of("ticTacToe")
+    x_wins = play(machine, "(mark 1 1)|noop", "noop|(mark 2 1)", "(mark 1 2)|noop", "noop|(mark 2 2)")
+    tree = tree_of(machine, x_wins)
+    tree.search(2000, math.inf)
+    stats = tree.root_statistics(0)
+    best = max(range(len(stats.moves)), key=lambda i: stats.visits[i])
+    assert stats.moves[best] == parse_term("(mark 1 3)") and stats.totals[best] == stats.visits[best]
+    o_blocks = play(machine, "(mark 1 1)|noop", "noop|(mark 3 3)", "(mark 1 2)|noop")
+    tree = tree_of(machine, o_blocks)
+    tree.search(3000, math.inf)
+    stats = tree.root_statistics(1)
+    assert stats.moves[max(range(len(stats.moves)), key=lambda i: stats.visits[i])] == parse_term("(mark 1 3)")
+
+
+def test_reroot_keeps_the_subtree_of_a_child_or_grandchild_and_starts_afresh_elsewhere() -> None:
+    machine = machine_of("ticTacToe")
+    noop = parse_term("noop")
+
+    def searched() -> CircuitMctsTree:
+        tree = tree_of(machine, seed=5)
+        tree.search(3000, math.inf)
+        return tree
+
+    def most_visited(tree: CircuitMctsTree, role: int) -> tuple[Move, int]:
+        stats = tree.root_statistics(role)
+        best = max(range(len(stats.moves)), key=lambda i: stats.visits[i])
+        return stats.moves[best], stats.visits[best]
+
+    tree = searched()
+    x_move, x_visits = most_visited(tree, 0)
+    child = machine.next_state(machine.initial_state(), (x_move, noop))
+    assert tree.reroot(child)
+    # Every iteration through that move expanded the child or went through it: one count each.
+    assert tree.info()["visits"] == x_visits and 1 < tree.info()["nodes"] < 3000
+    o_move, o_visits = most_visited(tree, 1)
+    grandchild = machine.next_state(child, (noop, o_move))
+    again = searched()  # the same seed grows the same tree
+    assert again.reroot(grandchild) and again.info()["visits"] == o_visits
+    assert again.reroot(machine.initial_state()) is False
+    assert again.info()["nodes"] == 1 and again.info()["visits"] == 0
+    assert again.reroot(machine.initial_state()) is True  # the root itself
+
+
+def test_a_chance_role_is_drawn_uniformly_at_the_root() -> None:
+    machine = machine_of("kuhnPoker")
+    tree = tree_of(machine)
+    tree.search(3000, math.inf)
+    random_role = [str(role) for role in machine.roles].index("random")
+    visits = tree.root_statistics(random_role).visits
+    assert len(visits) > 1 and sum(visits) == 3000
+    assert min(visits) > 3000 / len(visits) / 2  # uniform draws, not UCB1 piling onto one deal
+
+
+def test_mcts_tree_checks_the_chance_flags_and_numpy_has_no_tree() -> None:
+    machine = machine_of("ticTacToe")
+    with pytest.raises(ValueError, match="one chance flag per role"):
+        machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False], seed=0,
+                          max_nodes=10)
+    numpy = machine_of("ticTacToe", "numpy")
+    assert numpy.mcts_tree(numpy.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False], seed=0,
+                           max_nodes=10) is None
+
+
+def test_the_byte_cap_stops_the_growth_and_a_kept_subtree_fits_again() -> None:
+    machine = machine_of("connectFour")
+    evaluator = machine.evaluator
+    assert isinstance(evaluator, CEvaluator)
+    tree = evaluator.mcts(machine.state_key(machine.initial_state()), 1.0, 1, [False, False], 3, 10**6, 40_000, 1000)
+    assert tree.search(2000, math.inf) == 2000
+    info = tree.info()
+    assert info["full"] == 1 and info["bytes"] <= 40_000 and 1 < info["nodes"] < 2000
+    root = tree.root(0)
+    best = max(range(len(root.moves)), key=lambda i: root.visits[i])
+    child = machine.state_key(machine.next_state(machine.initial_state(), (
+        machine.moves[root.moves[best]][1], parse_term("noop"))))
+    assert tree.reroot(child) and tree.info()["full"] == 0
+    assert tree.search(500, math.inf) == 500 and tree.info()["bytes"] <= 40_000
