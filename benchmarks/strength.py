@@ -147,10 +147,10 @@ the project's one match loop ([matches.md](matches.md)), seats swapped every gam
 has each role equally often, iteration budgets per move and fixed seeds, so the table replays
 exactly). Score = (wins + draws / 2) / games for the first player; the 95% interval is Wilson's
 score interval on that fraction. MCTS budgets are tree iterations per move, each scored by
-`playouts_per_leaf` random playouts (run as one batch by the compiled `circuit` engine); alpha-beta
-budgets are visited nodes per move. Forced moves (a `noop` while the opponent moves) cost no
-search: the budgets are spent on decisions ([players.md](players.md)). Time is wall-clock on a
-shared 2-core machine (load average about 2 when measured, 2026-11-24).
+`playouts_per_leaf` random playouts (on the compiled `circuit` engine the whole search runs in its C
+runtime, [players.md](players.md)); alpha-beta budgets are visited nodes per move. Forced moves (a
+`noop` while the opponent moves) cost no search: the budgets are spent on decisions. Time is
+wall-clock on a shared 2-core machine (load average about 8 when measured, 2026-11-25).
 """
 
 
