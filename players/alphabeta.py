@@ -8,7 +8,11 @@ a generic evaluation read from the rules alone:
 - mobility: the difference in the two roles' numbers of legal moves,
 - material: for board games, the number of fluents that mention a piece of each role
   (:class:`~ggp.players.material.FluentMaterial`). Material is used only when the initial state
-  already shows pieces of both roles.
+  already shows pieces of both roles,
+- playouts: the mean goal difference of :data:`LEAF_PLAYOUTS` random playouts from the state, when
+  the machine runs playouts in batches (the compiled circuit: one C call). Games whose goals and
+  material say nothing before the end (connect four) otherwise leave the search blind at its horizon,
+  and a flat Monte Carlo player (ggp-base's SampleMonteCarloGamer) outplayed it there.
 
 The evaluation is kept inside ``±99`` so a proven win (``+100``) always beats a heuristic one. Search
 deepens one joint move at a time until the budget ends or the tree is solved; the move of the last
@@ -29,7 +33,7 @@ from ggp.players.base import BasePlayer
 from ggp.players.material import FluentMaterial
 from ggp.players.mcts import MctsPlayer
 from ggp.reasoner.machine import CHANCE_ROLE, Move, Role, State, StateMachine
-from ggp.reasoner.playouts import safe_goals
+from ggp.reasoner.playouts import batch_hook, safe_goals
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +41,8 @@ WIN = 100.0
 HEURISTIC_LIMIT = 99.0
 MAX_DEPTH = 200
 TABLE_LIMIT = 500_000
+LEAF_PLAYOUTS = 8
+"""Random playouts per evaluated leaf, on machines that run them in batches."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -48,6 +54,7 @@ class Weights:
     goal: float = 0.4
     mobility: float = 0.2
     material: float = 0.4
+    playouts: float = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +264,12 @@ class AlphaBetaPlayer(BasePlayer):
             own, other = self._material(state)
             if own + other:
                 features.append((weights.material, WIN * (own - other) / (own + other)))
+        batch = batch_hook(self.machine) if weights.playouts > 0 else None
+        if batch is not None:
+            results = batch(state, LEAF_PLAYOUTS, self.rng)
+            if results:
+                mean = sum(goals[self.index] - goals[self._opponent] for goals in results) / len(results)
+                features.append((weights.playouts, float(mean)))
         total = sum(weight for weight, _ in features)
         if total <= 0:
             return 0.0

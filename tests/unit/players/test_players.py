@@ -14,7 +14,7 @@ import pytest
 
 from ggp.gdl.terms import Const, Func
 from ggp.player import AnytimePlayer, Budget, Player
-from ggp.players.alphabeta import AlphaBetaPlayer
+from ggp.players.alphabeta import LEAF_PLAYOUTS, AlphaBetaPlayer, Weights
 from ggp.players.base import DEFAULT_ITERATIONS, BasePlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.mcts import MctsPlayer
@@ -153,6 +153,29 @@ def test_alphabeta_as_second_player_punishes_a_mistake() -> None:
     state = machine.state_of((0, 3), control=1)
     assert player.choose(state, Budget()) == Func("take", (Const("2"), Const("3")))
     assert player.last_value == 100
+
+
+class _OracleNim(BatchingNim):
+    """Nim whose batched playouts always end as a win for the first role: an oracle at the horizon."""
+
+    def playout_goals(self, state: State, n: int, rng: random.Random) -> list[tuple[int, ...]]:
+        self.calls.append(n)
+        return [(100, 0)] * n
+
+
+def test_alphabeta_scores_its_horizon_by_batched_playouts_when_the_machine_runs_them() -> None:
+    # Nim's goals, mobility and material say nothing before the end; with a batching machine the
+    # depth-1 search's leaves are scored by LEAF_PLAYOUTS playouts (here all wins for the first role).
+    machine = _OracleNim()
+    player = AlphaBetaPlayer(budget=Budget(depth=1))
+    player.start(machine, machine.roles[0], Budget())
+    player.choose(machine.initial_state(), Budget())
+    assert machine.calls and set(machine.calls) == {LEAF_PLAYOUTS}
+    assert player.last_value > 0  # the playouts' verdict; mobility alone is never positive for every reply
+    blind = AlphaBetaPlayer(budget=Budget(depth=1), weights=Weights(playouts=0.0))
+    blind.start(_OracleNim(), machine.roles[0], Budget())
+    blind.choose(machine.initial_state(), Budget())
+    assert blind.last_value <= 0
 
 
 def test_alphabeta_respects_a_depth_budget_and_still_returns_a_legal_move() -> None:
