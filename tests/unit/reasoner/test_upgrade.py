@@ -83,3 +83,31 @@ def test_only_auto_upgrades() -> None:
     machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine)
     assert machine.wait(120) and machine.upgraded and isinstance(machine.current, CircuitStateMachine)
+
+
+def test_the_background_build_accepts_more_ground_rules_than_the_circuits_default(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """chineseCheckers3's 1.1 million ground rules are over the circuit's default node limit, but its
+    circuit plays 35x faster than the prover: the upgrade, which costs no start-up, takes a larger limit."""
+    from ggp.reasoner import upgrade
+    from ggp.reasoner.circuit import machine as circuit_machine
+
+    assert upgrade.UPGRADE_MAX_NODES > circuit_machine.DEFAULT_MAX_NODES
+    limits: list[int] = []
+    real = circuit_machine.CircuitStateMachine
+
+    def spy(description: object, *args: object, max_nodes: int = circuit_machine.DEFAULT_MAX_NODES,
+            **kwargs: object) -> StateMachine:
+        limits.append(max_nodes)
+        return real(description, *args, max_nodes=max_nodes, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(circuit_machine, "CircuitStateMachine", spy)
+    machine = playing_machine(load_kif(TIC_TAC_TOE), "auto")
+    assert isinstance(machine, UpgradingMachine) and machine.wait(120) and machine.upgraded
+    assert limits == [upgrade.UPGRADE_MAX_NODES]
+    caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
+    monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # a game over the limit stays on the quick machine
+    machine = playing_machine(load_kif(TIC_TAC_TOE), "auto")
+    assert isinstance(machine, UpgradingMachine) and machine.wait(120) and not machine.upgraded
+    assert "more than 5 rules (the circuit node limit)" in caplog.text
