@@ -27,10 +27,14 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
+
+if TYPE_CHECKING:
+    from ggp.reasoner.circuit.build import Circuit
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +106,20 @@ class UpgradingMachine:
 UPGRADE_MAX_NODES = 1_500_000
 """Ground rules the background circuit build accepts, above the circuit's own default
 (:data:`~ggp.reasoner.circuit.machine.DEFAULT_MAX_NODES`): here a long build costs no start-up, the quick
-machine plays meanwhile. chineseCheckers3 has 1.1 million ground rules and builds in 15-35 s to about
-850 MB, then plays about 600 random playouts a second against the prover's 17."""
+machine plays meanwhile. chineseCheckers3 has 1.1 million ground rules (a circuit of 939 statements) and
+builds in 15-120 s depending on the machine's load, then plays about 600 random playouts a second against
+the prover's 17."""
+
+UPGRADE_SECONDS = 600.0
+"""The background build's child process is killed after this long (the game then stays on the quick machine)."""
+
+UPGRADE_MEMORY_MB = 4096
+"""Address space of the build's child (a player's worker passes its own lower limit on to its children)."""
+
+_BUILDS: dict[Description, Future[StateMachine]] = {}
+"""The circuit build of the last game this process played (done or running): the next match of the same game
+(an arena, a benchmark) uses it, and a START never starts a second build of a game already building."""
+_BUILDS_LOCK = threading.Lock()
 
 
 def playing_machine(description: Description, engine: str) -> StateMachine:
@@ -111,21 +127,55 @@ def playing_machine(description: Description, engine: str) -> StateMachine:
     once, upgraded to the compiled circuit (up to :data:`UPGRADE_MAX_NODES` ground rules) when it builds
     in the background (a game the circuit cannot compile, over that limit or with no C compiler, stays on
     the quick machine); any other engine exactly as :func:`~ggp.reasoner.engines.make_machine` builds it.
-    The circuit's build starts before the quick choice is made, so the two run side by side."""
+
+    The circuit is grounded and built in a child process (:func:`circuit_in_child`: grounding a large game
+    runs Python for every ground rule, which in this process would take the search thread's interpreter
+    lock for up to minutes); this process only loads the compiled evaluator. The build starts before the
+    quick choice is made, so the two run side by side, and is kept for the next match of the same game.
+    """
     from ggp.reasoner.engines import make_machine
 
     if engine != "auto":
         return make_machine(description, engine)
-    built: Future[StateMachine] = Future()
-
-    def compile_circuit() -> None:
-        from ggp.reasoner.circuit.machine import CircuitStateMachine
-
-        try:
-            built.set_result(CircuitStateMachine(description, max_nodes=UPGRADE_MAX_NODES))
-        except BaseException as exc:  # handed to the UpgradingMachine's build thread, which logs it
-            built.set_exception(exc)
-
-    threading.Thread(target=compile_circuit, name="build-circuit-early", daemon=True).start()
+    built = _circuit_build(description)
     quick = make_machine(description, engine)
     return UpgradingMachine(quick, built.result, "circuit", description.file)
+
+
+def _circuit_build(description: Description) -> Future[StateMachine]:
+    """The running or finished circuit build of ``description``, started now when there is none."""
+    with _BUILDS_LOCK:
+        built = _BUILDS.get(description)
+        if built is not None:
+            return built
+        _BUILDS.clear()  # one game's circuit kept: it can take hundreds of megabytes
+        built = _BUILDS[description] = Future()
+    threading.Thread(target=_build_circuit, args=(description, built), name="build-circuit", daemon=True).start()
+    return built
+
+
+def _build_circuit(description: Description, built: Future[StateMachine]) -> None:
+    from ggp.reasoner.circuit.machine import CircuitStateMachine
+    from ggp.reasoner.isolation import IsolationError, run_isolated
+
+    try:
+        try:
+            circuit = run_isolated(circuit_in_child, (description, UPGRADE_MAX_NODES), seconds=UPGRADE_SECONDS,
+                                   memory_mb=UPGRADE_MEMORY_MB)
+        except IsolationError as exc:
+            why = exc.detail if exc.kind == "failed" else str(exc)
+            raise ReasonerError(f"the build's child process failed ({why})") from None
+        built.set_result(CircuitStateMachine(description, circuit=circuit))
+    except BaseException as exc:  # handed to the UpgradingMachine's build thread, which logs it
+        built.set_exception(exc)
+
+
+def circuit_in_child(description: Description, max_nodes: int) -> Circuit:
+    """In the build's child process: ground ``description`` (at most ``max_nodes`` ground rules) and build
+    its circuit (small to send back: chineseCheckers3's 1.1 million ground rules make 72 kB)."""
+    from ggp.reasoner.circuit.build import build_circuit
+    from ggp.reasoner.circuit.extract import ground_program
+    from ggp.reasoner.machine import GroundingLimits
+
+    return build_circuit(ground_program(description, GroundingLimits(), max_nodes), tuple(description.roles),
+                         description.file)

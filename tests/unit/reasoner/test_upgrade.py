@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -85,29 +87,40 @@ def test_only_auto_upgrades() -> None:
     assert machine.wait(120) and machine.upgraded and isinstance(machine.current, CircuitStateMachine)
 
 
-def test_the_background_build_accepts_more_ground_rules_than_the_circuits_default(
+def test_the_background_build_runs_in_a_child_process_with_more_ground_rules_than_the_circuits_default(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
     """chineseCheckers3's 1.1 million ground rules are over the circuit's default node limit, but its
-    circuit plays 35x faster than the prover: the upgrade, which costs no start-up, takes a larger limit."""
-    from ggp.reasoner import upgrade
+    circuit plays 35x faster than the prover: the upgrade, which costs no start-up, takes a larger limit,
+    and grounds in a child process (in the player's process, Python ran for every ground rule and the
+    search thread got moves late for two minutes)."""
+    from ggp.reasoner import isolation, upgrade
     from ggp.reasoner.circuit import machine as circuit_machine
 
     assert upgrade.UPGRADE_MAX_NODES > circuit_machine.DEFAULT_MAX_NODES
-    limits: list[int] = []
-    real = circuit_machine.CircuitStateMachine
+    calls: list[tuple[str, int]] = []
+    real = isolation.run_isolated
 
-    def spy(description: object, *args: object, max_nodes: int = circuit_machine.DEFAULT_MAX_NODES,
-            **kwargs: object) -> StateMachine:
-        limits.append(max_nodes)
-        return real(description, *args, max_nodes=max_nodes, **kwargs)  # type: ignore[arg-type]
+    def spy(function: Callable[..., object], args: tuple[object, ...], **kwargs: Any) -> object:
+        calls.append((function.__name__, args[1]))  # type: ignore[arg-type]
+        return real(function, args, **kwargs)
 
-    monkeypatch.setattr(circuit_machine, "CircuitStateMachine", spy)
-    machine = playing_machine(load_kif(TIC_TAC_TOE), "auto")
+    monkeypatch.setattr(isolation, "run_isolated", spy)
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    description = load_kif(TIC_TAC_TOE)
+    machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine) and machine.wait(120) and machine.upgraded
-    assert limits == [upgrade.UPGRADE_MAX_NODES]
+    assert isinstance(machine.current, CircuitStateMachine)
+    assert calls == [("circuit_in_child", upgrade.UPGRADE_MAX_NODES)]
+    state = machine.initial_state()
+    assert machine.legal_moves(state, machine.roles[0]) == ClingoStateMachine(description, LOCAL).legal_moves(
+        state, machine.roles[0])
+    again = playing_machine(description, "auto")  # the next match of the game: the same circuit, no build
+    assert isinstance(again, UpgradingMachine) and again.wait(10) and again.current is machine.current
+    assert len(calls) == 1
     caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
     monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # a game over the limit stays on the quick machine
-    machine = playing_machine(load_kif(TIC_TAC_TOE), "auto")
+    machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine) and machine.wait(120) and not machine.upgraded
     assert "more than 5 rules (the circuit node limit)" in caplog.text
