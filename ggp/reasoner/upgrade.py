@@ -23,10 +23,15 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import pickle
+import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ggp.errors import ReasonerError
@@ -131,7 +136,9 @@ def playing_machine(description: Description, engine: str) -> StateMachine:
     The circuit is grounded and built in a child process (:func:`circuit_in_child`: grounding a large game
     runs Python for every ground rule, which in this process would take the search thread's interpreter
     lock for up to minutes); this process only loads the compiled evaluator. The build starts before the
-    quick choice is made, so the two run side by side, and is kept for the next match of the same game.
+    quick choice is made, so the two run side by side, and is kept for the next match of the same game,
+    in this process and on disk (:func:`built_circuit_path`: the next process that plays the same rules
+    loads it at once, as it loads the compiled library).
     """
     from ggp.reasoner.engines import make_machine
 
@@ -159,15 +166,64 @@ def _build_circuit(description: Description, built: Future[StateMachine]) -> Non
     from ggp.reasoner.isolation import IsolationError, run_isolated
 
     try:
-        try:
-            circuit = run_isolated(circuit_in_child, (description, UPGRADE_MAX_NODES), seconds=UPGRADE_SECONDS,
-                                   memory_mb=UPGRADE_MEMORY_MB)
-        except IsolationError as exc:
-            why = exc.detail if exc.kind == "failed" else str(exc)
-            raise ReasonerError(f"the build's child process failed ({why})") from None
+        path = built_circuit_path(description)
+        circuit = _load_circuit(path)
+        if circuit is None:
+            try:
+                circuit = run_isolated(circuit_in_child, (description, UPGRADE_MAX_NODES), seconds=UPGRADE_SECONDS,
+                                       memory_mb=UPGRADE_MEMORY_MB)
+            except IsolationError as exc:
+                why = exc.detail if exc.kind == "failed" else str(exc)
+                raise ReasonerError(f"the build's child process failed ({why})") from None
+            _store_circuit(path, circuit)
+        else:
+            log.info("%s: the circuit built earlier for these rules is on disk (%s)", description.file, path)
         built.set_result(CircuitStateMachine(description, circuit=circuit))
     except BaseException as exc:  # handed to the UpgradingMachine's build thread, which logs it
         built.set_exception(exc)
+
+
+def built_circuit_path(description: Description) -> Path:
+    """Where the built circuit of ``description`` is kept on disk: beside the compiled circuits
+    (:func:`ggp.native.cache_dir`), named by the SHA-256 of the rules, the node limit and the sources of
+    the grounding and building code (a change to either builds anew)."""
+    from ggp.gdl.printer import to_kif
+    from ggp.native import cache_dir
+    from ggp.reasoner.circuit import build, extract
+
+    digest = hashlib.sha256(to_kif(description).encode())
+    digest.update(f"\0{UPGRADE_MAX_NODES}\0".encode())
+    for module in (build, extract):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return cache_dir().parent / "built-circuits" / f"{digest.hexdigest()}.pickle"
+
+
+def _load_circuit(path: Path) -> Circuit | None:
+    """The circuit kept at ``path``, or None when there is none or it cannot be read (it is built again)."""
+    from ggp.reasoner.circuit.build import Circuit
+
+    try:
+        with path.open("rb") as stream:
+            circuit = pickle.load(stream)  # a private directory (0700), as the compiled libraries beside it
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # a damaged entry: build again (and overwrite it)
+        log.info("the built circuit %s cannot be read (%s); building it again", path, exc)
+        return None
+    return circuit if isinstance(circuit, Circuit) else None
+
+
+def _store_circuit(path: Path, circuit: Circuit) -> None:
+    """Keep ``circuit`` at ``path`` (written under a temporary name, then renamed); a failure only logs."""
+    from ggp.native import private_dir
+
+    try:
+        private_dir(path.parent)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, suffix=".part", delete=False) as stream:
+            pickle.dump(circuit, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(stream.name, path)
+    except (OSError, ReasonerError, pickle.PicklingError) as exc:
+        log.info("the built circuit could not be kept at %s: %s", path, exc)
 
 
 def circuit_in_child(description: Description, max_nodes: int) -> Circuit:
