@@ -186,15 +186,18 @@ def _build_circuit(description: Description, built: Future[StateMachine]) -> Non
 def built_circuit_path(description: Description) -> Path:
     """Where the built circuit of ``description`` is kept on disk: beside the compiled circuits
     (:func:`ggp.native.cache_dir`), named by the SHA-256 of the rules, the node limit and the sources of
-    the grounding and building code (a change to either builds anew)."""
+    ``ggp.gdl`` and ``ggp.reasoner`` (the translation, grounding and building code: a change to any of them
+    builds anew)."""
+    import ggp.gdl
+    import ggp.reasoner
     from ggp.gdl.printer import to_kif
     from ggp.native import cache_dir
-    from ggp.reasoner.circuit import build, extract
 
     digest = hashlib.sha256(to_kif(description).encode())
     digest.update(f"\0{UPGRADE_MAX_NODES}\0".encode())
-    for module in (build, extract):
-        digest.update(Path(module.__file__ or "").read_bytes())
+    for package in (ggp.gdl, ggp.reasoner):
+        for source in sorted(Path(package.__file__ or "").parent.rglob("*.py")):
+            digest.update(source.read_bytes())
     return cache_dir().parent / "built-circuits" / f"{digest.hexdigest()}.pickle"
 
 
