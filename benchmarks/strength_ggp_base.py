@@ -78,8 +78,8 @@ def serving(command: Callable[[int], list[str]], log: Path, what: str) -> Iterat
 
 
 def our_player(spec: str, port: int) -> list[str]:
-    """``ggp player SPEC`` on ``port`` (engine ``auto``)."""
-    return [sys.executable, "-m", "ggp", "player", spec, "--name", "ours", "--port", str(port)]
+    """``ggp player SPEC`` on ``port`` (engine ``auto``), logging the match lifecycle (INFO: the engine chosen)."""
+    return [sys.executable, "-m", "ggp", "player", spec, "--name", "ours", "--port", str(port), "-v"]
 
 
 def roles_of(kif: Path) -> int:

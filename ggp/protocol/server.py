@@ -25,8 +25,9 @@ Match flow (protocol.md §3-4):
 - PLAY applies the previous joint move (NIL: the initial state) to the seat's own state, then runs
   ``player.choose``. At ``playclock - 0.5 s`` the host answers with the best move so far
   (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and the search
-  is cancelled. When not even the legal moves are known by then (the reasoner is too slow for this
-  game) the answer is ``nil``, as a ggp-base player whose move selection fails answers: the manager
+  is cancelled; a hand-back that is late waits :data:`LATE_GRACE` more before the first legal move
+  goes. When not even the legal moves are known by then (the reasoner is too slow for this game) the
+  answer is ``nil``, as a ggp-base player whose move selection fails answers: the manager
   plays a random legal move for it (protocol.md §4). A joint move that is not legal in the seat's
   state is logged and, where a recent earlier state accepts it, the seat resynchronises from there.
 - GDL-II (protocol.md §8): for a game that defines ``sees`` the host needs a
@@ -89,6 +90,12 @@ REPLY_MARGIN = SAFETY_MARGIN
 
 SEARCH_SLACK = 0.15
 """The player's own deadline ends this much before the reply deadline, so it usually returns by itself."""
+
+LATE_GRACE = 0.25
+"""Seconds past the reply deadline (still :data:`REPLY_MARGIN` minus this before the play clock) that the
+host waits for a search's move on its way back: on a loaded machine the worker's hand-back missed the
+deadline by a scheduling slice now and then (chineseCheckers3, load 7 on 2 cores: 2 moves of 15), and the
+fallback, the first legal move, can throw a game."""
 
 IDLE_TIMEOUT_S = 10.0
 """A connection that sends no (complete) request for this long is closed: idle or slow clients
@@ -460,7 +467,7 @@ class PlayerHost:
         search = self._submit(match, "choose", (hidden, deadline - SEARCH_SLACK, deadline), "the search", bound)
         why: str | None
         try:
-            move, why = await self._until(search, deadline)
+            move, why = await self._until(search, deadline + LATE_GRACE)
         except TimeoutError:
             move, why = None, "no move from the search by the play clock"
         except LimitHit:

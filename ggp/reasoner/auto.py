@@ -21,7 +21,9 @@ reason for each fallback at WARNING.
 Building is not the only test: a grounded game can be slow per state (checkers, chineseCheckers3: clingo
 answers each state from a large ground program, 70-260 ms a step, where the prover needs 1-4 ms). When a
 timing playout on the grounded machine exceeds :data:`SLOW_STEP_SECONDS` per step, the prover plays the
-same kind of playout, and plays the game when it is :data:`PROVER_SPEEDUP` times faster.
+same kind of playout, and plays the game when it is :data:`PROVER_SPEEDUP` times faster. The per-state
+reasoner gets the same check (chineseCheckers3 when grounding ran out of time on a loaded machine: 254 ms
+a step per state, 0.7 ms on the prover).
 
 >>> from ggp.gdl.parser import parse_kif
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
@@ -144,12 +146,14 @@ def choose_machine(
         if failed_budget is not None and failed_budget >= budget:
             raise ReasonerError(f"{game.file}: its probe failed earlier in this process with at least {budget:g} s")
         try:
-            return _probed_per_state(game, caller, budget)
+            machine = _probed_per_state(game, caller, budget)
         except ReasonerError:
             if len(_PER_STATE_FAILED) >= _FAILED_SIZE:
                 _PER_STATE_FAILED.clear()
             _PER_STATE_FAILED[game] = budget
             raise
+        fast = probed[0] if probed else None
+        return fast if isinstance(fast, ProverMachine) and _prover_is_faster(game, machine, fast, "per-state") else machine
 
     candidates.append(("per-state", per_state))
     candidates.append(("prover", prover))
@@ -217,10 +221,7 @@ def _ground_once_or_faster(description: Description, attempt: GroundingLimits, l
         if grounded > SLOW_STEP_SECONDS:
             fast = _probed_prover(description, limits, probe_seconds=max(0.05, grounded * PROBE_STEPS))
             if isinstance(fast, ProverMachine):
-                proving = _step_seconds(fast)
-                verdict = proving * PROVER_SPEEDUP <= grounded
-                log.info("%s: a step takes %.2f ms grounded (clingo), %.2f ms on the prover: playing with the %s",
-                         description.file, grounded * 1e3, proving * 1e3, "prover" if verdict else "grounded machine")
+                verdict = _prover_is_faster(description, machine, fast, "grounded (clingo)", grounded)
         if len(_PREFER_PROVER) >= _FAILED_SIZE:
             _PREFER_PROVER.clear()
         _PREFER_PROVER[description] = verdict
@@ -229,6 +230,21 @@ def _ground_once_or_faster(description: Description, attempt: GroundingLimits, l
     if fast is None:  # a later choice for the game: a fresh prover with the full probe budget
         fast = _probed_prover(description, limits)
     return fast if isinstance(fast, ProverMachine) else machine
+
+
+def _prover_is_faster(description: Description, machine: StateMachine, prover: ProverMachine, name: str,
+                      seconds: float | None = None) -> bool:
+    """True when ``machine`` (called ``name`` in the log) is slower than :data:`SLOW_STEP_SECONDS` per step
+    of a timing playout (``seconds`` when already measured) and ``prover`` is at least
+    :data:`PROVER_SPEEDUP` times faster on the same kind of playout; the comparison is logged at INFO."""
+    slow = _step_seconds(machine) if seconds is None else seconds
+    if slow <= SLOW_STEP_SECONDS:
+        return False
+    proving = _step_seconds(prover)
+    verdict = proving * PROVER_SPEEDUP <= slow
+    log.info("%s: a step takes %.2f ms %s, %.2f ms on the prover: playing with the %s", description.file,
+             slow * 1e3, name, proving * 1e3, "prover" if verdict else f"{name.split(' ')[0]} machine")
+    return verdict
 
 
 def _probed_prover(

@@ -23,13 +23,23 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
+import pickle
+import tempfile
 import threading
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import Future
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from ggp.errors import ReasonerError
 from ggp.gdl.terms import Description
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
+
+if TYPE_CHECKING:
+    from ggp.reasoner.circuit.build import Circuit
 
 log = logging.getLogger(__name__)
 
@@ -98,20 +108,133 @@ class UpgradingMachine:
         return self._current.goals(state)
 
 
+UPGRADE_MAX_NODES = 1_500_000
+"""Ground rules the background circuit build accepts, above the circuit's own default
+(:data:`~ggp.reasoner.circuit.machine.DEFAULT_MAX_NODES`): here a long build costs no start-up, the quick
+machine plays meanwhile. chineseCheckers3 has 1.1 million ground rules (a circuit of 939 statements) and
+builds in 15-120 s depending on the machine's load, then plays about 600 random playouts a second against
+the prover's 17."""
+
+UPGRADE_SECONDS = 600.0
+"""The background build's child process is killed after this long (the game then stays on the quick machine)."""
+
+UPGRADE_MEMORY_MB = 4096
+"""Address space of the build's child (a player's worker passes its own lower limit on to its children)."""
+
+_BUILDS: dict[Description, Future[StateMachine]] = {}
+"""The circuit build of the last game this process played (done or running): the next match of the same game
+(an arena, a benchmark) uses it, and a START never starts a second build of a game already building."""
+_BUILDS_LOCK = threading.Lock()
+
+
 def playing_machine(description: Description, engine: str) -> StateMachine:
     """The machine a player plays ``description`` with: for ``auto``, the reasoner's quick choice at
-    once, upgraded to the compiled circuit when it builds in the background (a game the circuit
-    cannot compile, over its node limit or with no C compiler, stays on the quick machine); any other
-    engine exactly as :func:`~ggp.reasoner.engines.make_machine` builds it."""
+    once, upgraded to the compiled circuit (up to :data:`UPGRADE_MAX_NODES` ground rules) when it builds
+    in the background (a game the circuit cannot compile, over that limit or with no C compiler, stays on
+    the quick machine); any other engine exactly as :func:`~ggp.reasoner.engines.make_machine` builds it.
+
+    The circuit is grounded and built in a child process (:func:`circuit_in_child`: grounding a large game
+    runs Python for every ground rule, which in this process would take the search thread's interpreter
+    lock for up to minutes); this process only loads the compiled evaluator. The build starts before the
+    quick choice is made, so the two run side by side, and is kept for the next match of the same game,
+    in this process and on disk (:func:`built_circuit_path`: the next process that plays the same rules
+    loads it at once, as it loads the compiled library).
+    """
     from ggp.reasoner.engines import make_machine
 
-    quick = make_machine(description, engine)
     if engine != "auto":
-        return quick
+        return make_machine(description, engine)
+    built = _circuit_build(description)
+    quick = make_machine(description, engine)
+    return UpgradingMachine(quick, built.result, "circuit", description.file)
 
-    def compile_circuit() -> StateMachine:
-        from ggp.reasoner.circuit.machine import CircuitStateMachine
 
-        return CircuitStateMachine(description)
+def _circuit_build(description: Description) -> Future[StateMachine]:
+    """The running or finished circuit build of ``description``, started now when there is none."""
+    with _BUILDS_LOCK:
+        built = _BUILDS.get(description)
+        if built is not None:
+            return built
+        _BUILDS.clear()  # one game's circuit kept: it can take hundreds of megabytes
+        built = _BUILDS[description] = Future()
+    threading.Thread(target=_build_circuit, args=(description, built), name="build-circuit", daemon=True).start()
+    return built
 
-    return UpgradingMachine(quick, compile_circuit, "circuit", description.file)
+
+def _build_circuit(description: Description, built: Future[StateMachine]) -> None:
+    from ggp.reasoner.circuit.machine import CircuitStateMachine
+    from ggp.reasoner.isolation import IsolationError, run_isolated
+
+    try:
+        path = built_circuit_path(description)
+        circuit = _load_circuit(path)
+        if circuit is None:
+            try:
+                circuit = run_isolated(circuit_in_child, (description, UPGRADE_MAX_NODES), seconds=UPGRADE_SECONDS,
+                                       memory_mb=UPGRADE_MEMORY_MB)
+            except IsolationError as exc:
+                why = exc.detail if exc.kind == "failed" else str(exc)
+                raise ReasonerError(f"the build's child process failed ({why})") from None
+            _store_circuit(path, circuit)
+        else:
+            log.info("%s: the circuit built earlier for these rules is on disk (%s)", description.file, path)
+        built.set_result(CircuitStateMachine(description, circuit=circuit))
+    except BaseException as exc:  # handed to the UpgradingMachine's build thread, which logs it
+        built.set_exception(exc)
+
+
+def built_circuit_path(description: Description) -> Path:
+    """Where the built circuit of ``description`` is kept on disk: beside the compiled circuits
+    (:func:`ggp.native.cache_dir`), named by the SHA-256 of the rules, the node limit and the sources of
+    ``ggp.gdl`` and ``ggp.reasoner`` (the translation, grounding and building code: a change to any of them
+    builds anew)."""
+    import ggp.gdl
+    import ggp.reasoner
+    from ggp.gdl.printer import to_kif
+    from ggp.native import cache_dir
+
+    digest = hashlib.sha256(to_kif(description).encode())
+    digest.update(f"\0{UPGRADE_MAX_NODES}\0".encode())
+    for package in (ggp.gdl, ggp.reasoner):
+        for source in sorted(Path(package.__file__ or "").parent.rglob("*.py")):
+            digest.update(source.read_bytes())
+    return cache_dir().parent / "built-circuits" / f"{digest.hexdigest()}.pickle"
+
+
+def _load_circuit(path: Path) -> Circuit | None:
+    """The circuit kept at ``path``, or None when there is none or it cannot be read (it is built again)."""
+    from ggp.reasoner.circuit.build import Circuit
+
+    try:
+        with path.open("rb") as stream:
+            circuit = pickle.load(stream)  # a private directory (0700), as the compiled libraries beside it
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # a damaged entry: build again (and overwrite it)
+        log.info("the built circuit %s cannot be read (%s); building it again", path, exc)
+        return None
+    return circuit if isinstance(circuit, Circuit) else None
+
+
+def _store_circuit(path: Path, circuit: Circuit) -> None:
+    """Keep ``circuit`` at ``path`` (written under a temporary name, then renamed); a failure only logs."""
+    from ggp.native import private_dir
+
+    try:
+        private_dir(path.parent)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, suffix=".part", delete=False) as stream:
+            pickle.dump(circuit, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(stream.name, path)
+    except (OSError, ReasonerError, pickle.PicklingError) as exc:
+        log.info("the built circuit could not be kept at %s: %s", path, exc)
+
+
+def circuit_in_child(description: Description, max_nodes: int) -> Circuit:
+    """In the build's child process: ground ``description`` (at most ``max_nodes`` ground rules) and build
+    its circuit (small to send back: chineseCheckers3's 1.1 million ground rules make 72 kB)."""
+    from ggp.reasoner.circuit.build import build_circuit
+    from ggp.reasoner.circuit.extract import ground_program
+    from ggp.reasoner.machine import GroundingLimits
+
+    return build_circuit(ground_program(description, GroundingLimits(), max_nodes), tuple(description.roles),
+                         description.file)

@@ -110,7 +110,8 @@ class CircuitStateMachine(StateInfoQueries):
     """A :class:`~ggp.reasoner.machine.StateMachine` evaluating the game's compiled circuit.
 
     Construction grounds the game once with clingo, builds and simplifies the circuit and loads the
-    evaluator (C when a compiler exists, else numpy; ``evaluator`` forces one). Raises
+    evaluator (C when a compiler exists, else numpy; ``evaluator`` forces one); given ``circuit`` (built
+    from this description by :func:`~ggp.reasoner.circuit.build.build_circuit`), it only loads the evaluator. Raises
     :class:`~ggp.reasoner.circuit.extract.CircuitTooLargeError` beyond ``max_nodes`` ground rules,
     :class:`CircuitError` for games a circuit cannot express, :class:`ReasonerError` for grounding
     failures and :class:`IllegalMoveError` for an illegal joint move. A lock makes queries thread-safe.
@@ -125,6 +126,7 @@ class CircuitStateMachine(StateInfoQueries):
         evaluator: EvaluatorKind = "auto",
         cache_dir: Path | None = None,
         cache_size: int = 4096,
+        circuit: Circuit | None = None,
     ) -> None:
         started = time.perf_counter()
         self.description = description
@@ -133,8 +135,10 @@ class CircuitStateMachine(StateInfoQueries):
             raise ReasonerError(f"{description.file}: the game defines no role")
         self._roles: tuple[Role, ...] = tuple(roles)
         self._role_index = {role: i for i, role in enumerate(self._roles)}
-        program = ground_program(description, limits or GroundingLimits(), max_nodes)
-        self.circuit: Circuit = build_circuit(program, self._roles, description.file)
+        if circuit is None:  # (a circuit built elsewhere, e.g. in a child process, skips grounding and building)
+            circuit = build_circuit(ground_program(description, limits or GroundingLimits(), max_nodes), self._roles,
+                                    description.file)
+        self.circuit: Circuit = circuit
         self.evaluator: Evaluator = make_evaluator(self.circuit, evaluator, cache_dir)
         c = self.circuit
         self._fluent_index = {f: i for i, f in enumerate(c.fluents)}

@@ -160,6 +160,36 @@ async def test_an_overrunning_search_is_answered_with_the_best_move_before_the_d
     assert parse_reply_move(text) == machine.legal_moves(machine.initial_state(), machine.roles[0])[-1]
 
 
+class SlowHandbackPlayer(LegalPlayer):
+    """Its best move so far takes a while to hand back (a worker descheduled on a loaded machine)."""
+
+    def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+        self._best = legal[-1]
+        while not budget.out_of_time():
+            time.sleep(0.01)
+        time.sleep(1.0)
+        return legal[0]
+
+    def best_move(self) -> Move | None:
+        time.sleep(0.3)  # past the host's reply deadline
+        return self._best
+
+
+async def test_a_best_move_handed_back_late_is_still_answered_within_the_grace(
+    make_client: Callable[..., Awaitable[Client]], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before the grace the host answered the first legal move, which can throw a game."""
+    from ggp.protocol import server
+
+    monkeypatch.setattr(server, "LATE_GRACE", 5.0)  # far more than the hand-back's 0.3 s, however loaded
+    client = await make_client(SlowHandbackPlayer)
+    await post(client, f"(START g1 first {RULES} 10 1)")
+    status, text = await post(client, "(PLAY g1 NIL)")
+    machine = NimMachine((1, 2))
+    assert status == 200
+    assert parse_reply_move(text) == machine.legal_moves(machine.initial_state(), machine.roles[0])[-1]
+
+
 class BrokenPlayer(LegalPlayer):
     def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
         raise RuntimeError("bug in the player")

@@ -241,3 +241,35 @@ def test_auto_plays_a_game_on_the_prover_when_the_grounded_machine_is_many_times
     with caplog.at_level(logging.INFO, logger="ggp.reasoner.auto"):
         assert not isinstance(auto.choose_machine(game, limits), ProverMachine)
     assert "playing with the grounded machine" in caplog.text
+
+
+def test_auto_plays_a_game_on_the_prover_when_the_per_state_reasoner_is_many_times_slower_per_step(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A game that did not ground within the limits goes to the per-state reasoner, which
+    gets the grounded machine's speed check: the prover plays when it is the required factor faster
+    (chineseCheckers3 on a loaded machine was played per state at 254 ms a step, every reply late)."""
+    from ggp.reasoner.per_state import PerStateMachine
+
+    game = parse_kif((ROOT / "kif" / "ticTacToe" / "ticTacToe.kif").read_text(), "ticTacToe.kif")
+    limits = GroundingLimits()
+    for attr in ("_PER_STATE_FAILED", "_PREFER_PROVER"):
+        monkeypatch.setattr(auto, attr, {})
+    # As if grounding had run out of time earlier in this process: auto goes to the per-state reasoner.
+    monkeypatch.setattr(auto, "_FAILED", {game: (GroundingLimits(seconds=1e9, max_atoms=10**12), "timed out")})
+    monkeypatch.setattr(auto, "SLOW_STEP_SECONDS", 0.0)  # every per-state step counts as slow
+    monkeypatch.setattr(auto, "PROVER_SPEEDUP", 0.0)  # and the prover as fast enough
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner.auto"):
+        machine = auto.choose_machine(game, limits)
+    assert isinstance(machine, ProverMachine)
+    assert "ms per-state" in caplog.text and "playing with the prover" in caplog.text
+    monkeypatch.setattr(auto, "PROVER_SPEEDUP", float("inf"))  # a prover slower than the factor asks
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner.auto"):
+        assert isinstance(auto.choose_machine(game, limits), PerStateMachine)
+    assert "playing with the per-state machine" in caplog.text
+    monkeypatch.setattr(auto, "SLOW_STEP_SECONDS", float("inf"))  # fast enough: no timing at all
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="ggp.reasoner.auto"):
+        assert isinstance(auto.choose_machine(game, limits), PerStateMachine)
+    assert "on the prover" not in caplog.text

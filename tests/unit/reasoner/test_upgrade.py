@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,3 +86,81 @@ def test_only_auto_upgrades() -> None:
     machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine)
     assert machine.wait(120) and machine.upgraded and isinstance(machine.current, CircuitStateMachine)
+
+
+def test_the_background_build_runs_in_a_child_process_with_more_ground_rules_than_the_circuits_default(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path,
+) -> None:
+    """chineseCheckers3's 1.1 million ground rules are over the circuit's default node limit, but its
+    circuit plays 35x faster than the prover: the upgrade, which costs no start-up, takes a larger limit,
+    and grounds in a child process (in the player's process, Python ran for every ground rule and the
+    search thread got moves late for two minutes)."""
+    from ggp.reasoner import isolation, upgrade
+    from ggp.reasoner.circuit import machine as circuit_machine
+
+    assert upgrade.UPGRADE_MAX_NODES > circuit_machine.DEFAULT_MAX_NODES
+    calls: list[tuple[str, int]] = []
+    real = isolation.run_isolated
+
+    def spy(function: Callable[..., object], args: tuple[object, ...], **kwargs: Any) -> object:
+        calls.append((function.__name__, args[1]))  # type: ignore[arg-type]
+        return real(function, args, **kwargs)
+
+    monkeypatch.setattr(isolation, "run_isolated", spy)
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no circuit kept on disk by an earlier run
+    description = load_kif(TIC_TAC_TOE)
+    machine = playing_machine(description, "auto")
+    assert isinstance(machine, UpgradingMachine) and machine.wait(120) and machine.upgraded
+    assert isinstance(machine.current, CircuitStateMachine)
+    assert calls == [("circuit_in_child", upgrade.UPGRADE_MAX_NODES)]
+    state = machine.initial_state()
+    assert machine.legal_moves(state, machine.roles[0]) == ClingoStateMachine(description, LOCAL).legal_moves(
+        state, machine.roles[0])
+    again = playing_machine(description, "auto")  # the next match of the game: the same circuit, no build
+    assert isinstance(again, UpgradingMachine) and again.wait(10) and again.current is machine.current
+    assert len(calls) == 1
+    caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # a game over the limit stays on the quick machine
+    machine = playing_machine(description, "auto")
+    assert isinstance(machine, UpgradingMachine) and machine.wait(120) and not machine.upgraded
+    assert "more than 5 rules (the circuit node limit)" in caplog.text
+
+
+def test_a_built_circuit_is_kept_on_disk_for_the_next_process_and_a_damaged_one_is_built_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """A new player process (a benchmark's next player, a tournament's next match of the game) loads the
+    circuit at once instead of grounding it again (chineseCheckers3: 15-120 s, a whole match on the prover)."""
+    from ggp.reasoner import isolation, upgrade
+
+    calls: list[str] = []
+    real = isolation.run_isolated
+
+    def spy(function: Callable[..., object], args: tuple[object, ...], **kwargs: Any) -> object:
+        calls.append(function.__name__)
+        return real(function, args, **kwargs)
+
+    monkeypatch.setattr(isolation, "run_isolated", spy)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    description = load_kif(TIC_TAC_TOE)
+    path = upgrade.built_circuit_path(description)
+    assert path.is_relative_to(tmp_path) and not path.exists()
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    first = playing_machine(description, "auto")
+    assert isinstance(first, UpgradingMachine) and first.wait(120) and first.upgraded
+    assert calls == ["circuit_in_child"] and path.exists() and (path.parent.stat().st_mode & 0o777) == 0o700
+    monkeypatch.setattr(upgrade, "_BUILDS", {})  # as in a new process
+    second = playing_machine(description, "auto")
+    assert isinstance(second, UpgradingMachine) and second.wait(120) and second.upgraded
+    assert calls == ["circuit_in_child"]  # loaded, not built
+    assert isinstance(first.current, CircuitStateMachine) and isinstance(second.current, CircuitStateMachine)
+    assert second.current is not first.current and second.current.circuit == first.current.circuit
+    path.write_bytes(b"not a pickle")
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    third = playing_machine(description, "auto")
+    assert isinstance(third, UpgradingMachine) and third.wait(120) and third.upgraded
+    assert calls == ["circuit_in_child", "circuit_in_child"]
+    other = load_kif(KIF_DIR / "connectFour" / "connectFour.kif")
+    assert upgrade.built_circuit_path(other) != path
