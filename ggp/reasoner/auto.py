@@ -19,10 +19,12 @@ budget) skips that attempt, so an arena pays for them once. The choice is logged
 reason for each fallback at WARNING.
 
 Building is not the only test: a grounded game can be slow per state (checkers, chineseCheckers3: clingo
-answers each state from a large ground program, 70-260 ms a step, where the prover needs 1-4 ms). When a
-timing playout on the grounded machine exceeds :data:`SLOW_STEP_SECONDS` per step, the prover plays the
-same kind of playout, and plays the game when it is :data:`PROVER_SPEEDUP` times faster. The per-state
-reasoner gets the same check (chineseCheckers3 when grounding ran out of time on a loaded machine: 254 ms
+answers each state from a large ground program, 70-260 ms a step, where the per-state reasoner needs
+0.2-0.6 ms and the prover 1-4 ms). When a timing playout on the grounded machine exceeds
+:data:`SLOW_STEP_SECONDS` per step, the per-state reasoner (probed in a child as below) and the prover
+play the same kind of playout, and the faster of them plays the game when it is :data:`PROVER_SPEEDUP`
+times faster than the grounded machine. A per-state reasoner chosen after a failed grounding gets the
+prover's check (chineseCheckers3 when grounding ran out of time on a loaded machine: 254 ms
 a step per state, 0.7 ms on the prover).
 
 >>> from ggp.gdl.parser import parse_kif
@@ -76,11 +78,13 @@ TIMING_CPU_SECONDS = 0.3
 """A timing playout stops after the step that takes it past this much CPU (its mean is then clear)."""
 
 PROVER_SPEEDUP = 3.0
-"""The prover replaces a slow grounded machine when it is at least this many times faster per step."""
+"""The per-state reasoner or the prover replaces a slow machine when it is at least this many times faster
+per step."""
 
-_PREFER_PROVER: dict[Description, bool] = {}
-"""Games whose grounded machine was timed against the prover in this process, and the verdict (a second
-choice for the game must not differ because the first one warmed the answer caches)."""
+_PREFER: dict[Description, str] = {}
+"""Games whose slow grounded machine was timed against the per-state reasoner and the prover in this
+process, and the engine that won (``grounded``, ``per-state`` or ``prover``: a second choice for the game
+must not differ because the first one warmed the answer caches)."""
 
 _FAILED: dict[Description, tuple[GroundingLimits, str]] = {}
 """Games whose ground-once attempt failed in this process, with the limits it had and why (an arena plays
@@ -207,29 +211,64 @@ def _step_seconds(machine: StateMachine) -> float:
 
 
 def _ground_once_or_faster(description: Description, attempt: GroundingLimits, limits: GroundingLimits) -> StateMachine:
-    """The grounded machine, unless it is slow per step (:data:`SLOW_STEP_SECONDS`) and the prover (under
-    ``limits``) is at least :data:`PROVER_SPEEDUP` times faster on the same kind of playout (chineseCheckers3,
-    checkers: grounded clingo answers each state from a large program, the prover looks at the few rules a
-    query needs). The prover's probe gets a query budget scaled to the grounded step time, so a game the
+    """The grounded machine, unless it is slow per step (:data:`SLOW_STEP_SECONDS`) and the per-state
+    reasoner or the prover (under ``limits``) is at least :data:`PROVER_SPEEDUP` times faster on the same
+    kind of playout (checkers, chineseCheckers3: grounded clingo answers each state from a large program;
+    the per-state reasoner evaluates one state's rules, the prover the few rules a query needs); the faster
+    of the two plays. The prover's probe gets a query budget scaled to the grounded step time, so a game the
     prover plays slowly costs little start-up. The verdict is kept per game."""
     machine = _ground_once(description, attempt)
-    verdict = _PREFER_PROVER.get(description)
-    fast: ProverMachine | ReasonerError | None = None
-    if verdict is None:
-        verdict = False
+    choice = _PREFER.get(description)
+    built: dict[str, StateMachine] = {}
+    if choice is None:
+        choice = "grounded"
         grounded = _step_seconds(machine)
         if grounded > SLOW_STEP_SECONDS:
+            times: dict[str, float] = {}
+            per_state = _per_state_or_none(description, limits)
+            if per_state is not None:
+                try:
+                    times["per-state"] = _step_seconds(per_state)
+                    built["per-state"] = per_state
+                except ReasonerError as exc:
+                    log.info("%s: the per-state reasoner failed its timing playout: %s", description.file,
+                             _without_file(str(exc), description.file))
             fast = _probed_prover(description, limits, probe_seconds=max(0.05, grounded * PROBE_STEPS))
             if isinstance(fast, ProverMachine):
-                verdict = _prover_is_faster(description, machine, fast, "grounded (clingo)", grounded)
-        if len(_PREFER_PROVER) >= _FAILED_SIZE:
-            _PREFER_PROVER.clear()
-        _PREFER_PROVER[description] = verdict
-    if not verdict:
+                built["prover"], times["prover"] = fast, _step_seconds(fast)
+            best = min(times, key=times.__getitem__) if times else None
+            if best is not None and times[best] * PROVER_SPEEDUP <= grounded:
+                choice = best
+            others = ", ".join(f"{seconds * 1e3:.2f} ms {name}" for name, seconds in times.items()) or "no other engine"
+            log.info("%s: a step takes %.2f ms grounded (clingo), %s: playing with the %s", description.file,
+                     grounded * 1e3, others, "prover" if choice == "prover" else f"{choice} machine")
+        if len(_PREFER) >= _FAILED_SIZE:
+            _PREFER.clear()
+        _PREFER[description] = choice
+    if choice == "grounded":
         return machine
-    if fast is None:  # a later choice for the game: a fresh prover with the full probe budget
-        fast = _probed_prover(description, limits)
+    if choice in built:
+        return built[choice]
+    # A later choice for the game: a fresh machine of the kind that won, else the grounded one.
+    if choice == "per-state":
+        return _per_state_or_none(description, limits) or machine
+    fast = _probed_prover(description, limits)
     return fast if isinstance(fast, ProverMachine) else machine
+
+
+def _per_state_or_none(description: Description, limits: GroundingLimits) -> StateMachine | None:
+    """The per-state reasoner after its probe (in a child under :data:`PER_STATE_PROBE_SECONDS` when
+    ``limits`` isolate), or None when it cannot play the game within that."""
+    try:
+        if not limits.isolate:
+            return PerStateMachine(description, limits)
+        return _probed_per_state(description, limits, min(limits.seconds, PER_STATE_PROBE_SECONDS))
+    except NotStratifiedError:
+        raise
+    except ReasonerError as exc:
+        log.info("%s: the per-state reasoner was not timed: %s", description.file,
+                 _without_file(str(exc), description.file))
+        return None
 
 
 def _prover_is_faster(description: Description, machine: StateMachine, prover: ProverMachine, name: str,
