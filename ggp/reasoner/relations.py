@@ -105,13 +105,19 @@ def body_relations(literal: GdlLiteral) -> Iterator[tuple[RelKey, bool]]:
         yield relation_key(literal), False
 
 
-def dynamic_relations(rules: Iterable[Rule]) -> frozenset[RelKey]:
-    """The relations whose truth can depend on ``true`` or ``does`` (directly or through other rules)."""
+def relation_uses(rules: Iterable[Rule]) -> dict[RelKey, set[RelKey]]:
+    """Each defined relation and the relations its rules' bodies use (negated or not)."""
     uses: dict[RelKey, set[RelKey]] = {}
     for rule in rules:
         target = uses.setdefault(relation_key(rule.head), set())
         for literal in rule.body:
             target.update(key for key, _ in body_relations(literal))
+    return uses
+
+
+def dynamic_relations(rules: Iterable[Rule]) -> frozenset[RelKey]:
+    """The relations whose truth can depend on ``true`` or ``does`` (directly or through other rules)."""
+    uses = relation_uses(rules)
     dynamic = {TRUE_KEY, DOES_KEY}
     changed = True
     while changed:

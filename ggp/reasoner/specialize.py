@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ggp.gdl.terms import Const, Distinct, Func, Not, Or, Rule, Term, Var
 from ggp.gdl.terms import Literal as GdlLiteral
 from ggp.graphs import strongly_connected_components
-from ggp.reasoner.relations import DOES_KEY, TRUE_KEY, RelKey, body_relations, relation_key
+from ggp.reasoner.relations import DOES_KEY, TRUE_KEY, RelKey, relation_key, relation_uses
 
 MAX_PATTERNS = 64
 """Most call patterns (sets of constant arguments) one relation is specialised for."""
@@ -99,11 +99,7 @@ def _atom(name: str, args: Sequence[Term]) -> _Atom:
 
 
 def _recursive(rules: Sequence[Rule]) -> set[RelKey]:
-    depends: dict[RelKey, set[RelKey]] = {}
-    for rule in rules:
-        target = depends.setdefault(relation_key(rule.head), set())
-        for literal in rule.body:
-            target.update(key for key, _ in body_relations(literal))
+    depends = relation_uses(rules)
     recursive: set[RelKey] = set()
     for component in strongly_connected_components(sorted(depends), lambda key: sorted(depends.get(key, ()))):
         if len(component) > 1 or component[0] in depends.get(component[0], set()):

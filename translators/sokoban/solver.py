@@ -228,6 +228,19 @@ def _board(level: Level) -> _Board:
     return board
 
 
+def _start(level: Level, limits: SolverLimits) -> tuple[_Board, _Budget, tuple[Solution | None] | None]:
+    """The board and budget of a search on ``level``, and its answer when no search is needed (in a
+    1-tuple: the empty solution when the boxes are on the goals, None when a box starts on a dead
+    cell), else None."""
+    board = _board(level)
+    budget = _Budget(limits, level)
+    if board.boxes == board.goals:
+        return board, budget, (Solution("", 1),)
+    if board.boxes & ~board.live:
+        return board, budget, (None,)
+    return board, budget, None
+
+
 def region(floor: int, width: int, player: int, boxes: int) -> int:
     """The cells reachable from ``player`` over ``floor`` without crossing ``boxes``, as a bit mask of a
     board ``width`` cells wide (bit = row * width + column; border walls stop the shifts)."""
@@ -288,12 +301,9 @@ def solve_pushes(
     when there is none ``known`` itself is returned, being push-optimal. Raises
     :class:`SolverLimitError` past the limits.
     """
-    board = _board(level)
-    budget = _Budget(limits, level)
-    if board.boxes == board.goals:
-        return Solution("", 1)
-    if board.boxes & ~board.live:
-        return None
+    board, budget, settled = _start(level, limits)
+    if settled is not None:
+        return settled[0]
     bound = known.pushes - 1 if known is not None else _FAR
     start = (board.boxes, board.region(board.player, board.boxes))
     parents: dict[object, tuple[object, int, int, str] | None] = {start: None}
@@ -348,12 +358,9 @@ def quick_moves(level: Level, limits: SolverLimits = DEFAULT_LIMITS, weight: int
 
 def _search_moves(level: Level, limits: SolverLimits, weight: int, bound: int | None) -> tuple[Solution | None, int]:
     """The solution found (None: none within ``bound`` moves) and the number of states stored."""
-    board = _board(level)
-    budget = _Budget(limits, level)
-    if board.boxes == board.goals:
-        return Solution("", 1), 1
-    if board.boxes & ~board.live:
-        return None, 1
+    board, budget, settled = _start(level, limits)
+    if settled is not None:
+        return settled[0], 1
     # The hot loop: board fields in locals, a state key is one int (boxes above the player cell).
     floor, live, goals, w, dirs = board.floor, board.live, board.goals, board.w, board.dirs
     frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
@@ -434,12 +441,9 @@ def _wave_moves(level: Level, limits: SolverLimits, bound: int | None) -> tuple[
     player cell) reached by a push (walking fills bits of the same masks). Returns (None, stored)
     when no solution within ``bound`` exists.
     """
-    board = _board(level)
-    budget = _Budget(limits, level)
-    if board.boxes == board.goals:
-        return Solution("", 1), 1
-    if board.boxes & ~board.live:
-        return None, 1
+    board, budget, settled = _start(level, limits)
+    if settled is not None:
+        return settled[0], 1
     floor, live, goals, w = board.floor, board.live, board.goals, board.w
     frozen, estimate, estimates, solid = board.frozen, board.estimate, board.estimates, board.solid
     cutoff = _FAR if bound is None else bound

@@ -22,6 +22,7 @@ from ggp.reasoner.machine import Move, State
 from ggp.reasoner.playouts import mcts_tree_hook
 from ggp.reasoner.upgrade import UpgradingMachine
 from tests.conftest import KIF_DIR
+from tests.helpers.cancel import cancel_a_running_search
 from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine
 
@@ -111,18 +112,8 @@ def test_native_mcts_reuses_its_tree_on_the_next_turn() -> None:
 
 
 def test_a_cancel_event_stops_the_native_search_and_best_move_is_available() -> None:
-    machine = machine_of("connectFour")
-    player = MctsPlayer(seed=0)
-    player.start(machine, machine.roles[0], Budget())
-    cancel = threading.Event()
-    result: list[Move] = []
-    worker = threading.Thread(target=lambda: result.append(player.choose(machine.initial_state(), Budget(cancel=cancel))))
-    worker.start()
-    time.sleep(0.2)
-    assert player.best_move() in machine.legal_moves(machine.initial_state(), machine.roles[0])
-    cancel.set()
-    worker.join(timeout=10)
-    assert not worker.is_alive() and len(result) == 1 and player.last_iterations > 0
+    player = cancel_a_running_search(machine_of("connectFour"), join_seconds=10)
+    assert player.last_iterations > 0
 
 
 def test_a_deadline_ends_the_native_search() -> None:

@@ -26,6 +26,7 @@ from ggp.reasoner.machine import Move, State, StateMachine
 from ggp.reasoner.playouts import playout_goals
 from ggp.testing import check_state_machine
 from tests.conftest import ROOT
+from tests.helpers.cancel import cancel_a_running_search
 from tests.helpers.nim_machine import (
     DOMINANT,
     MATCHING_PENNIES,
@@ -260,18 +261,7 @@ def test_a_deadline_budget_ends_the_search_in_time() -> None:
 
 
 def test_a_cancel_event_stops_a_search_and_best_move_is_available() -> None:
-    machine = NimMachine((6, 7, 8))
-    player = MctsPlayer(seed=0)
-    player.start(machine, machine.roles[0], Budget())
-    cancel = threading.Event()
-    result: list[Move] = []
-    worker = threading.Thread(target=lambda: result.append(player.choose(machine.initial_state(), Budget(cancel=cancel))))
-    worker.start()
-    time.sleep(0.2)
-    assert player.best_move() in machine.legal_moves(machine.initial_state(), machine.roles[0])
-    cancel.set()
-    worker.join(timeout=2)
-    assert not worker.is_alive() and len(result) == 1
+    cancel_a_running_search(NimMachine((6, 7, 8)), join_seconds=2)
 
 
 class SteppingClock:
