@@ -44,6 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     try:
+        engine = getattr(args, "engine", None)
+        if isinstance(engine, str):  # every command's --engine, refused before any game is read
+            from ggp.reasoner.engines import check_engine
+
+            check_engine(engine)
         return int(args.run(args))
     except KeyboardInterrupt:
         print(f"ggp {args.command}: interrupted", file=sys.stderr)

@@ -67,6 +67,21 @@ def engine_factory(engine: str) -> EngineFactory:
     return cast(EngineFactory, factory)
 
 
+def check_engine(engine: str) -> str:
+    """``engine`` when it names a registered engine (``circuit`` with an optional ``:evaluator``), else
+    ReasonerError with the names that are; the commands check ``--engine`` with it before any game is read."""
+    name, _, option = engine.partition(":")
+    if name not in ENGINES:
+        raise ReasonerError(f"unknown engine {name!r}; expected one of {', '.join(sorted(ENGINES))}")
+    if option and name != "circuit":
+        raise ReasonerError(f"engine {name!r} takes no option (got {engine!r})")
+    if option and option not in CIRCUIT_EVALUATORS:
+        raise ReasonerError(
+            f"unknown circuit evaluator {option!r} in {engine!r}; expected one of {', '.join(CIRCUIT_EVALUATORS)}"
+        )
+    return engine
+
+
 def make_machine(
     description: Description,
     engine: str = DEFAULT_ENGINE,
@@ -83,14 +98,8 @@ def make_machine(
     :class:`ReasonerError` when the engine is unknown or grounding exceeds ``limits`` (one line that names
     the game, the engine and the limit), :class:`~ggp.errors.NotStratifiedError` for a ground negative cycle.
     """
-    name, _, option = engine.partition(":")
+    name, _, option = check_engine(engine).partition(":")
     factory = engine_factory(name)
-    if option and name != "circuit":
-        raise ReasonerError(f"engine {name!r} takes no option (got {engine!r})")
-    if option and option not in CIRCUIT_EVALUATORS:
-        raise ReasonerError(
-            f"unknown circuit evaluator {option!r} in {engine!r}; expected one of {', '.join(CIRCUIT_EVALUATORS)}"
-        )
     if validate:
         from ggp.gdl.validator import check_or_raise
 

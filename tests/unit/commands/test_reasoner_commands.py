@@ -152,3 +152,24 @@ def test_case_sensitive_reading_keeps_names_apart_as_the_reference_does(
     capsys.readouterr()
     assert main(["replay", str(game), str(out), "--case-sensitive"]) == 0
     assert main(["replay", str(game), str(out)]) == 1
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "games/gardner.sbg"],  # SBG games never build a GDL machine: the name was never looked at
+    ["evolve", "--out", "{out}"],
+    ["validate", "{game}", "--simulate", "2"],
+])
+@pytest.mark.parametrize("engine", ["warp", "circuit:gpu", "clingo:c"])
+def test_every_command_refuses_a_bad_engine_before_it_reads_a_game(
+    command: list[str], engine: str, game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.conftest import ROOT
+
+    out = tmp_path / "run"
+    args = [part.format(out=out, game=game) for part in command]
+    if args[0] == "evaluate":
+        args[1] = str(ROOT / args[1])
+    assert main([*args, "--engine", engine]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ggp {args[0]}: ") and engine.split(":")[-1] in err and err.count("\n") == 1
+    assert not out.exists()
