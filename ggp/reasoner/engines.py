@@ -148,7 +148,7 @@ class KifMachines:
         """The engine name :func:`make_machine` gets (``auto`` resolved as above)."""
         if self.engine != "auto":
             return self.engine
-        return "circuit" if "circuit" in ENGINES else "auto"
+        return "circuit"
 
     def __call__(self, game: KifSource) -> StateMachine:
         from ggp.gdl.parser import parse_kif
