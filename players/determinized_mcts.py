@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from ggp.player import Budget
 from ggp.players.base import DEFAULT_ITERATIONS
 from ggp.players.gdl2_support import HiddenStatePlayer
-from ggp.players.mcts import MctsPlayer, _Node
+from ggp.players.mcts import DEFAULT_EXPLORATION, MctsPlayer, _Node
 from ggp.reasoner.machine import Move, State
 
 
@@ -52,7 +52,7 @@ class DeterminizedMctsPlayer(HiddenStatePlayer):
         seed: int = 0,
         budget: Budget | None = None,
         samples: int = 8,
-        exploration: float = 1.0,
+        exploration: float = DEFAULT_EXPLORATION,
         playouts_per_leaf: int = 1,
     ) -> None:
         super().__init__(seed, budget)
