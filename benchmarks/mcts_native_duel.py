@@ -1,7 +1,8 @@
 """Benchmark: MCTS searching in the circuit's C runtime against the same MCTS searching in Python, same clock.
 
 Both players are :class:`ggp.players.mcts.MctsPlayer` on one compiled circuit machine with the same
-exploration constant and one playout per leaf; the Python one has its native search switched off, so the
+exploration constant, one playout per leaf and uniformly random playouts (``mast=0``: the Python search
+has no MAST); the Python one has its native search switched off, so the
 only difference is how many iterations each gets through in ``--seconds`` a move (both ponder on forced
 moves, as under a real play clock). Seats alternate; each line is one game, then the summed scores
 (goal / 100). With ``--iterations`` both get that many iterations instead (the same algorithm: expect
@@ -52,7 +53,7 @@ def main() -> None:
         seats = [("C", MctsPlayer), ("Python", PythonMcts)]
         if game % 2:
             seats.reverse()
-        players = [kind(seed=100 + 2 * game + i) for i, (_, kind) in enumerate(seats)]
+        players = [kind(seed=100 + 2 * game + i, mast=0.0) for i, (_, kind) in enumerate(seats)]
         for role, player in zip(machine.roles, players):
             player.start(machine, role, Budget())
         state = machine.initial_state()

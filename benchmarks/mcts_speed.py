@@ -3,7 +3,10 @@
 Ours: :class:`ggp.players.mcts.MctsPlayer` on the machine ``ggp player --engine auto`` plays with
 (for GDL games the compiled circuit once its background build is done; for SBG games the SBG engine),
 searching the start position for ``--seconds``; an iteration is selection, expansion, ``playouts``
-random playouts from the new leaf and backup. On the circuit the whole search loop runs in its C runtime
+random playouts from the new leaf and backup. With one playout per leaf it is measured twice: with
+uniformly random playouts (OpenSpiel's iteration: the ratio compares the same algorithm) and with the
+player's default MAST playouts (the speed it plays at; MAST applies to single playouts only). On the
+circuit the whole search loop runs in its C runtime
 (``CircuitStateMachine.mcts_tree``); on the SBG engine the tree is Python's and the playouts C. OpenSpiel: ``pyspiel.MCTSBot``
 with a one-rollout ``RandomRolloutEvaluator`` (its C++ MCTS, the same iteration) on its own C++
 ``breakthrough`` and ``connect_four``, measured in the same run so machine load affects both alike (the
@@ -23,7 +26,7 @@ from pathlib import Path
 
 from ggp.files import load_kif
 from ggp.player import Budget
-from ggp.players.mcts import MctsPlayer
+from ggp.players.mcts import DEFAULT_MAST, MctsPlayer
 from ggp.reasoner.machine import StateMachine
 from ggp.reasoner.upgrade import UpgradingMachine, playing_machine
 from ggp.translators.sbg.machine import SbgStateMachine
@@ -49,10 +52,10 @@ def machine_for(path: Path) -> tuple[StateMachine, str]:
     return machine, "auto"
 
 
-def ours(machine: StateMachine, seconds: float, playouts: int) -> tuple[float, float]:
+def ours(machine: StateMachine, seconds: float, playouts: int, mast: float) -> tuple[float, float]:
     """MCTS iterations per second from the start position: per wall-clock second and per CPU second of
     this process (the fairer clock on a loaded machine)."""
-    player = MctsPlayer(seed=0, playouts_per_leaf=playouts)
+    player = MctsPlayer(seed=0, playouts_per_leaf=playouts, mast=mast)
     player.start(machine, machine.roles[0], Budget())
     started, cpu = time.perf_counter(), time.process_time()
     player.choose(machine.initial_state(), Budget.for_seconds(seconds))
@@ -93,12 +96,14 @@ def main() -> None:
         machine, engine = machine_for(path)
         theirs = openspiel(OPENSPIEL[game], args.seconds) if game in OPENSPIEL else None
         for playouts in args.playouts:
-            rate, cpu_rate = ours(machine, args.seconds, playouts)
-            shown = f"{theirs[0]:,.0f}" if theirs else "—"
-            ratio = f"{rate / theirs[0]:.2f}" if theirs else "—"
-            cpu = f"{cpu_rate:,.0f} / {theirs[1]:,.0f} = {cpu_rate / theirs[1]:.2f}" if theirs else f"{cpu_rate:,.0f} / —"
-            print(f"| {game} | {engine} | {playouts} | {rate:,.0f} | {rate * playouts:,.0f} | {shown} | {ratio} | {cpu} |",
-                  flush=True)
+            for mast in (0.0, DEFAULT_MAST) if playouts == 1 and engine == "circuit" else (0.0,):
+                rate, cpu_rate = ours(machine, args.seconds, playouts, mast)
+                shown = f"{theirs[0]:,.0f}" if theirs else "—"
+                ratio = f"{rate / theirs[0]:.2f}" if theirs else "—"
+                cpu = f"{cpu_rate:,.0f} / {theirs[1]:,.0f} = {cpu_rate / theirs[1]:.2f}" if theirs else f"{cpu_rate:,.0f} / —"
+                label = f"{playouts}, MAST {mast:g}" if mast else f"{playouts}"
+                print(f"| {game} | {engine} | {label} | {rate:,.0f} | {rate * playouts:,.0f} | {shown} | {ratio} | {cpu} |",
+                      flush=True)
 
 
 if __name__ == "__main__":

@@ -66,11 +66,12 @@ class MctsTree(Protocol):
 class MctsTreeFactory(Protocol):
     """A machine's ``mcts_tree`` method: a tree rooted at ``state``, or None when the machine cannot
     run the search after all (e.g. a circuit evaluated by numpy). ``chance[r]`` marks role ``r`` as
-    chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them."""
+    chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them;
+    ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform)."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int,
+        max_nodes: int, mast: float = 0.0,
     ) -> MctsTree | None: ...
 
 

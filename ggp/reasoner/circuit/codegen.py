@@ -483,6 +483,11 @@ typedef struct {
   int32_t *path, *ppicks;
   uint64_t *bits; /* the legal moves as a bit set */
   pwork_t pw;
+  double mast_eps;  /* MAST playouts (ggp_mcts_set_mast): a random move with this chance, else the best mean */
+  double *mast_sum; /* per global move: summed goals (0..1) of its role in the iterations it was played in */
+  int64_t *mast_cnt;
+  int32_t *trail;   /* (move, role) pairs of the choices made in the running playout */
+  int64_t tn, tcap;
 } mtree_t;
 
 static double now_seconds(void) {
@@ -707,6 +712,7 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
   uint64_t *bits = T->bits;
   int32_t *chosen = T->cnt;
   load_packed(G, v, packed);
+  T->tn = 0;
   for (int64_t depth = 0;; depth++) {
     G->phase_a(G, v);
     int fin = (RD(term, 0) & 1) || depth >= T->max_depth;
@@ -716,6 +722,25 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
       int32_t n = 0;
       for (int32_t w = low >> 6; w <= (high - 1) >> 6 && low < high; w++) n += popcount64(range_word(bits, w, low, high));
       if (!n) { fin = 1; break; } /* stuck: scored where it stands */
+      const int mast = T->mast_sum && n > 1 && !T->chance[r];
+      if (mast) {
+        T->trail[T->tn++] = 0; T->trail[T->tn++] = r; /* the move is filled in below */
+        if ((double)(splitmix64(&T->rng) >> 11) * 0x1.0p-53 >= T->mast_eps) {
+          int32_t best = -1, ties = 0;
+          double best_q = -1.0;
+          for (int32_t w = low >> 6; w <= (high - 1) >> 6; w++) {
+            for (uint64_t b = range_word(bits, w, low, high); b; b &= b - 1) {
+              int32_t m = 64 * w + __builtin_ctzll(b);
+              double q = T->mast_cnt[m] ? T->mast_sum[m] / (double)T->mast_cnt[m] : 1.0; /* untried: optimistic */
+              if (q > best_q) { best = m; best_q = q; ties = 1; }
+              else if (q == best_q && rand_below(T, ++ties) == 0) best = m;
+            }
+          }
+          chosen[r] = best;
+          T->trail[T->tn - 2] = best;
+          continue;
+        }
+      }
       int32_t k = (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)n) >> 64), w = low >> 6;
       for (;; w++) {
         int32_t c = popcount64(range_word(bits, w, low, high));
@@ -725,6 +750,7 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
       uint64_t b = range_word(bits, w, low, high);
       while (k--) b &= b - 1;
       chosen[r] = 64 * w + __builtin_ctzll(b);
+      if (mast) T->trail[T->tn - 2] = chosen[r];
     }
     if (fin) break;
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
@@ -740,6 +766,11 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
     }
     T->g[r] = (double)value / 100.0;
   }
+  for (int64_t i = 0; i < T->tn; i += 2) {
+    T->mast_sum[T->trail[i]] += T->g[T->trail[i + 1]];
+    T->mast_cnt[T->trail[i]]++;
+  }
+  T->tn = 0;
 }
 
 /* The mean goals (0..1) of ppl random playouts from a packed state into T->g. */
@@ -794,6 +825,10 @@ static int iterate(mtree_t *T) {
     for (int r = 0; r < NR; e += nm[r], r++) {
       S->evis[e + picks[r]]++;
       S->etot[e + picks[r]] += T->g[r];
+      if (T->mast_sum && nm[r] > 1 && !T->chance[r]) {
+        T->mast_sum[S->emove[e + picks[r]]] += T->g[r];
+        T->mast_cnt[S->emove[e + picks[r]]]++;
+      }
     }
   }
   return 0;
@@ -805,8 +840,24 @@ void ggp_mcts_free(mtree_t *T) {
   pwork_free(&T->pw);
   free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
   free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
-  free(T->bits);
+  free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail);
   free(T);
+}
+
+/* Turns MAST playouts on (Finnsson & Bjornsson's Move-Average Sampling Technique, epsilon-greedy as Tak,
+   Winands & Bjornsson 2012): with one playout per leaf, each role with a choice (chance aside) plays a uniformly random
+   move with chance `epsilon`, else the move with the best mean goal over every iteration it was played
+   in so far (tree and playout; kept for the tree's life). 0, or -1 when out of memory (MAST stays off). */
+int32_t ggp_mcts_set_mast(mtree_t *T, double epsilon) {
+  const game_t *G = T->G;
+  if (T->mast_sum) { T->mast_eps = epsilon; return 0; }
+  int64_t tcap = 2 * (T->max_depth + 1) * (int64_t)G->nr;
+  double *sum = calloc((size_t)G->nm + 1, sizeof(double));
+  int64_t *cnt = calloc((size_t)G->nm + 1, sizeof(int64_t));
+  int32_t *trail = malloc(sizeof(int32_t) * (size_t)tcap);
+  if (!sum || !cnt || !trail) { free(sum); free(cnt); free(trail); return -1; }
+  T->mast_sum = sum; T->mast_cnt = cnt; T->trail = trail; T->tcap = tcap; T->tn = 0; T->mast_eps = epsilon;
+  return 0;
 }
 
 /* A search tree rooted at a packed state (nw words). c: UCB1's exploration constant on goals scaled

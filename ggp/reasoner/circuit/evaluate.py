@@ -313,6 +313,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_new.restype = _P
     lib.ggp_mcts_free.argtypes = [_P]
     lib.ggp_mcts_free.restype = None
+    lib.ggp_mcts_set_mast.argtypes = [_P, ctypes.c_double]
+    lib.ggp_mcts_set_mast.restype = ctypes.c_int32
     lib.ggp_mcts_search.argtypes = [_P, _I64, ctypes.c_double]
     lib.ggp_mcts_search.restype = _I64
     lib.ggp_mcts_reroot.argtypes = [_P, ctypes.c_char_p]
@@ -462,6 +464,13 @@ class NativeTree:
         if status < 0:
             raise ReasonerError("out of memory for the search tree")
         return bool(status)
+
+    def set_mast(self, epsilon: float) -> None:
+        """Play MAST playouts from now on (``ggp_mcts_set_mast``: with one playout per leaf, a random move
+        with chance ``epsilon``, else the move with the best mean goal so far). Raises
+        :class:`ReasonerError` when out of memory."""
+        if self._lib.ggp_mcts_set_mast(self._tree, epsilon) != 0:
+            raise ReasonerError("out of memory for the MAST statistics")
 
     def search(self, iterations: int, deadline: float) -> int:
         """Run up to ``iterations`` iterations, stopping at ``deadline`` (a ``time.monotonic()`` time,

@@ -479,18 +479,23 @@ class CircuitStateMachine(StateInfoQueries):
 
     def mcts_tree(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int,
+        max_nodes: int, mast: float = 0.0,
     ) -> CircuitMctsTree | None:
         """An MCTS tree rooted at ``state`` and searched in C (the :class:`~ggp.reasoner.playouts.MctsTreeFactory`
         hook), reserving at most :data:`TREE_MAX_BYTES`; None with the numpy evaluator. Playouts are cut
-        after :data:`DEFAULT_MAX_DEPTH` joint moves. Raises :class:`ReasonerError` when out of memory."""
+        after :data:`DEFAULT_MAX_DEPTH` joint moves; with ``mast`` > 0 single playouts choose that share of
+        their moves by MAST (``ggp_mcts_set_mast``). Raises :class:`ReasonerError` when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
             return None
         if len(chance) != len(self._roles):
             raise ValueError(f"expected one chance flag per role ({len(self._roles)}), got {len(chance)}")
+        if not 0.0 <= mast <= 1.0:
+            raise ValueError(f"mast must be a share between 0 and 1, found {mast}")
         tree = make(self.state_key(state), exploration, playouts_per_leaf, chance, seed, max_nodes, TREE_MAX_BYTES,
                     DEFAULT_MAX_DEPTH)
+        if mast > 0.0:
+            tree.set_mast(1.0 - mast)
         return CircuitMctsTree(self, tree)
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:

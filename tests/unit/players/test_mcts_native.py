@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +149,23 @@ def test_the_hook_is_found_through_an_upgrading_machine_once_it_switched() -> No
     player.start(machine, machine.roles[0], Budget())
     player.choose(machine.initial_state(), Budget())
     assert player._native is not None and player.last_iterations == 100
+
+
+def test_the_mast_option_reaches_the_native_search_and_is_checked(tmp_path: Path) -> None:
+    from tests.unit.reasoner.test_circuit_mcts import chain_game
+
+    path = tmp_path / "chain.kif"
+    path.write_text(chain_game(40))
+    machine = circuit_machine(path, "c")
+    means = {}
+    for mast in (0.0, 0.9):
+        player = MctsPlayer(seed=5, budget=Budget(iterations=2000), mast=mast)
+        player.start(machine, machine.roles[0], Budget())
+        assert player.choose(machine.initial_state(), Budget()) == parse_term("good")
+        (good,) = [(visits, mean) for move, visits, mean in player.move_statistics() if move == parse_term("good")]
+        means[mast] = good[1]
+    # 40 choices: the tree holds only the first few moves of 2,000 iterations, the rest is playouts (see
+    # chain_game: random ones score half the remaining points, MAST's nearly all).
+    assert means[0.0] < 0.7 < 0.8 < means[0.9]
+    with pytest.raises(ValueError, match="mast is the share of MAST moves"):
+        MctsPlayer(mast=1.5)

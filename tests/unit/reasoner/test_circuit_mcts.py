@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import pytest
 
@@ -196,3 +197,50 @@ def test_the_byte_cap_stops_the_growth_and_a_kept_subtree_fits_again() -> None:
         machine.moves[root.moves[best]][1], parse_term("noop"))))
     assert tree.reroot(child) and tree.info()["full"] == 0
     assert tree.search(500, math.inf) == 500 and tree.info()["bytes"] <= 40_000
+
+
+def chain_game(steps: int = 20) -> str:
+    """A one-player game of ``steps`` choices between ``good`` and ``bad``, scored 5 points a ``good``
+    (100 for all of them): a uniformly random playout scores 50 on average from the start."""
+    succ = " ".join(f"(succ {n} {n + 1})" for n in range(steps))
+    values = " ".join(f"(value {n} {round(100 * n / steps)})" for n in range(steps + 1))
+    return f"""
+(role walker)
+(init (step 0)) (init (score 0))
+{succ}
+{values}
+(<= (legal walker good) (true (step ?n)))
+(<= (legal walker bad) (true (step ?n)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= (next (score ?m)) (does walker good) (true (score ?n)) (succ ?n ?m))
+(<= (next (score ?n)) (does walker bad) (true (score ?n)))
+(<= terminal (true (step {steps})))
+(<= (goal walker ?g) (true (score ?n)) (value ?n ?g))
+"""
+
+
+@pytest.mark.parametrize("evaluator", NATIVE)
+def test_mast_playouts_play_the_move_with_the_better_mean_more_often(evaluator: EvaluatorKind, tmp_path: Path) -> None:
+    path = tmp_path / "chain.kif"
+    path.write_text(chain_game())
+    machine = circuit_machine(path, evaluator)
+    means = {}
+    for mast in (0.0, 0.9):
+        tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False],
+                                 seed=3, max_nodes=4, mast=mast)
+        assert tree is not None and tree.search(1000, math.inf) == 1000
+        (good,) = [i for i, move in enumerate(tree.root_statistics(0).moves) if str(move) == "good"]
+        stats = tree.root_statistics(0)
+        means[mast] = stats.totals[good] / stats.visits[good]
+    # The tree holds 4 nodes, so nearly every value is a playout's: after `good` a random playout scores
+    # about 5 + 95/2 = 52.5; MAST soon finds `good` the better move and plays it 95% of the time (9 in 10
+    # greedy, half of the rest), about 5 + 0.95 * 95 = 95.
+    assert means[0.0] < 0.6
+    assert means[0.9] > 0.85
+
+
+def test_mast_must_be_a_share() -> None:
+    machine = machine_of("ticTacToe")
+    with pytest.raises(ValueError, match="mast must be a share between 0 and 1"):
+        machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False], seed=0,
+                          max_nodes=10, mast=1.5)
