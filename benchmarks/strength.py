@@ -151,7 +151,8 @@ score interval on that fraction. MCTS budgets are tree iterations per move, each
 runtime, [players.md](players.md)); alpha-beta budgets are visited nodes per move. Forced moves (a
 `noop` while the opponent moves) cost no search: the budgets are spent on decisions. Time is
 wall-clock on a shared 2-core machine (load average about 8 when measured, 2026-11-25; the MCTS rows
-were played again the same day at a load of about 4, after UCB1's exploration constant became 0.4).
+were played again the same day at a load of about 4, after UCB1's exploration constant became 0.4 and
+MAST playouts the default: [players.md](players.md); MAST applies to the rows with one playout per leaf).
 """
 
 
