@@ -486,8 +486,8 @@ typedef struct {
   double mast_eps;  /* MAST playouts (ggp_mcts_set_mast): a random move with this chance, else the best mean */
   double *mast_sum; /* per global move: summed goals (0..1) of its role in the iterations it was played in */
   int64_t *mast_cnt;
-  int32_t *trail;   /* (move, role) pairs of the choices made in the running playout */
-  int64_t tn, tcap;
+  int32_t *trail;   /* (move, role) pairs of the MAST roles' choices in the running playout */
+  int64_t tn;
 } mtree_t;
 
 static double now_seconds(void) {
@@ -702,6 +702,40 @@ static inline uint64_t range_word(const uint64_t *bits, int32_t w, int32_t low, 
   return b;
 }
 
+/* The k-th (0-based, uniformly drawn) of the n moves set in bits low..high-1. */
+static inline int32_t random_member(mtree_t *T, const uint64_t *bits, int32_t low, int32_t high, int32_t n) {
+  int32_t k = (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)n) >> 64), w = low >> 6;
+  for (;; w++) {
+    int32_t c = popcount64(range_word(bits, w, low, high));
+    if (k < c) break;
+    k -= c;
+  }
+  uint64_t b = range_word(bits, w, low, high);
+  while (k--) b &= b - 1;
+  return 64 * w + __builtin_ctzll(b);
+}
+
+/* Of the moves set in bits low..high-1, the one with the best MAST mean (an untried move counts as 1.0,
+   the best possible; ties drawn uniformly). */
+static int32_t mast_best(mtree_t *T, const uint64_t *bits, int32_t low, int32_t high) {
+  int32_t best = -1, ties = 0;
+  double best_q = -1.0;
+  for (int32_t w = low >> 6; w <= (high - 1) >> 6; w++) {
+    for (uint64_t b = range_word(bits, w, low, high); b; b &= b - 1) {
+      int32_t m = 64 * w + __builtin_ctzll(b);
+      double q = T->mast_cnt[m] ? T->mast_sum[m] / (double)T->mast_cnt[m] : 1.0;
+      if (q > best_q) { best = m; best_q = q; ties = 1; }
+      else if (q == best_q && rand_below(T, ++ties) == 0) best = m;
+    }
+  }
+  return best;
+}
+
+static inline void mast_add(mtree_t *T, int32_t move, double value) {
+  T->mast_sum[move] += value;
+  T->mast_cnt[move]++;
+}
+
 /* One random playout from a packed state in lane 0 only, as run_playouts plays one (its goals into
    T->g, scaled 0..1): with a single playout per leaf this skips run_playouts' per-lane bookkeeping and
    copies, which cost more than the circuit itself. */
@@ -723,34 +757,9 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
       for (int32_t w = low >> 6; w <= (high - 1) >> 6 && low < high; w++) n += popcount64(range_word(bits, w, low, high));
       if (!n) { fin = 1; break; } /* stuck: scored where it stands */
       const int mast = T->mast_sum && n > 1 && !T->chance[r];
-      if (mast) {
-        T->trail[T->tn++] = 0; T->trail[T->tn++] = r; /* the move is filled in below */
-        if ((double)(splitmix64(&T->rng) >> 11) * 0x1.0p-53 >= T->mast_eps) {
-          int32_t best = -1, ties = 0;
-          double best_q = -1.0;
-          for (int32_t w = low >> 6; w <= (high - 1) >> 6; w++) {
-            for (uint64_t b = range_word(bits, w, low, high); b; b &= b - 1) {
-              int32_t m = 64 * w + __builtin_ctzll(b);
-              double q = T->mast_cnt[m] ? T->mast_sum[m] / (double)T->mast_cnt[m] : 1.0; /* untried: optimistic */
-              if (q > best_q) { best = m; best_q = q; ties = 1; }
-              else if (q == best_q && rand_below(T, ++ties) == 0) best = m;
-            }
-          }
-          chosen[r] = best;
-          T->trail[T->tn - 2] = best;
-          continue;
-        }
-      }
-      int32_t k = (int32_t)(((unsigned __int128)splitmix64(&T->rng) * (uint64_t)n) >> 64), w = low >> 6;
-      for (;; w++) {
-        int32_t c = popcount64(range_word(bits, w, low, high));
-        if (k < c) break;
-        k -= c;
-      }
-      uint64_t b = range_word(bits, w, low, high);
-      while (k--) b &= b - 1;
-      chosen[r] = 64 * w + __builtin_ctzll(b);
-      if (mast) T->trail[T->tn - 2] = chosen[r];
+      if (mast && (double)(splitmix64(&T->rng) >> 11) * 0x1.0p-53 >= T->mast_eps) chosen[r] = mast_best(T, bits, low, high);
+      else chosen[r] = random_member(T, bits, low, high, n);
+      if (mast) { T->trail[T->tn++] = chosen[r]; T->trail[T->tn++] = r; }
     }
     if (fin) break;
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
@@ -766,11 +775,7 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
     }
     T->g[r] = (double)value / 100.0;
   }
-  for (int64_t i = 0; i < T->tn; i += 2) {
-    T->mast_sum[T->trail[i]] += T->g[T->trail[i + 1]];
-    T->mast_cnt[T->trail[i]]++;
-  }
-  T->tn = 0;
+  for (int64_t i = 0; i < T->tn; i += 2) mast_add(T, T->trail[i], T->g[T->trail[i + 1]]);
 }
 
 /* The mean goals (0..1) of ppl random playouts from a packed state into T->g. */
@@ -825,10 +830,7 @@ static int iterate(mtree_t *T) {
     for (int r = 0; r < NR; e += nm[r], r++) {
       S->evis[e + picks[r]]++;
       S->etot[e + picks[r]] += T->g[r];
-      if (T->mast_sum && nm[r] > 1 && !T->chance[r]) {
-        T->mast_sum[S->emove[e + picks[r]]] += T->g[r];
-        T->mast_cnt[S->emove[e + picks[r]]]++;
-      }
+      if (T->mast_sum && nm[r] > 1 && !T->chance[r]) mast_add(T, S->emove[e + picks[r]], T->g[r]);
     }
   }
   return 0;
@@ -856,7 +858,7 @@ int32_t ggp_mcts_set_mast(mtree_t *T, double epsilon) {
   int64_t *cnt = calloc((size_t)G->nm + 1, sizeof(int64_t));
   int32_t *trail = malloc(sizeof(int32_t) * (size_t)tcap);
   if (!sum || !cnt || !trail) { free(sum); free(cnt); free(trail); return -1; }
-  T->mast_sum = sum; T->mast_cnt = cnt; T->trail = trail; T->tcap = tcap; T->tn = 0; T->mast_eps = epsilon;
+  T->mast_sum = sum; T->mast_cnt = cnt; T->trail = trail; T->tn = 0; T->mast_eps = epsilon;
   return 0;
 }
 

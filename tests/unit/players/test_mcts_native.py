@@ -24,6 +24,7 @@ from ggp.reasoner.playouts import mcts_tree_hook
 from ggp.reasoner.upgrade import UpgradingMachine
 from tests.conftest import KIF_DIR
 from tests.helpers.cancel import cancel_a_running_search
+from tests.helpers.chain_game import chain_game
 from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine
 
@@ -152,8 +153,6 @@ def test_the_hook_is_found_through_an_upgrading_machine_once_it_switched() -> No
 
 
 def test_the_mast_option_reaches_the_native_search_and_is_checked(tmp_path: Path) -> None:
-    from tests.unit.reasoner.test_circuit_mcts import chain_game
-
     path = tmp_path / "chain.kif"
     path.write_text(chain_game(40))
     machine = circuit_machine(path, "c")

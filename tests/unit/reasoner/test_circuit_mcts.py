@@ -15,6 +15,7 @@ from ggp.reasoner.circuit.evaluate import CEvaluator, EvaluatorKind
 from ggp.reasoner.circuit.machine import CircuitMctsTree
 from ggp.reasoner.machine import Move, State
 from tests.conftest import KIF_DIR
+from tests.helpers.chain_game import chain_game
 from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import circuit_machine
 
@@ -199,26 +200,6 @@ def test_the_byte_cap_stops_the_growth_and_a_kept_subtree_fits_again() -> None:
     assert tree.search(500, math.inf) == 500 and tree.info()["bytes"] <= 40_000
 
 
-def chain_game(steps: int = 20) -> str:
-    """A one-player game of ``steps`` choices between ``good`` and ``bad``, scored 5 points a ``good``
-    (100 for all of them): a uniformly random playout scores 50 on average from the start."""
-    succ = " ".join(f"(succ {n} {n + 1})" for n in range(steps))
-    values = " ".join(f"(value {n} {round(100 * n / steps)})" for n in range(steps + 1))
-    return f"""
-(role walker)
-(init (step 0)) (init (score 0))
-{succ}
-{values}
-(<= (legal walker good) (true (step ?n)))
-(<= (legal walker bad) (true (step ?n)))
-(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
-(<= (next (score ?m)) (does walker good) (true (score ?n)) (succ ?n ?m))
-(<= (next (score ?n)) (does walker bad) (true (score ?n)))
-(<= terminal (true (step {steps})))
-(<= (goal walker ?g) (true (score ?n)) (value ?n ?g))
-"""
-
-
 @pytest.mark.parametrize("evaluator", NATIVE)
 def test_mast_playouts_play_the_move_with_the_better_mean_more_often(evaluator: EvaluatorKind, tmp_path: Path) -> None:
     path = tmp_path / "chain.kif"
@@ -229,8 +210,8 @@ def test_mast_playouts_play_the_move_with_the_better_mean_more_often(evaluator: 
         tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False],
                                  seed=3, max_nodes=4, mast=mast)
         assert tree is not None and tree.search(1000, math.inf) == 1000
-        (good,) = [i for i, move in enumerate(tree.root_statistics(0).moves) if str(move) == "good"]
         stats = tree.root_statistics(0)
+        (good,) = [i for i, move in enumerate(stats.moves) if str(move) == "good"]
         means[mast] = stats.totals[good] / stats.visits[good]
     # The tree holds 4 nodes, so nearly every value is a playout's: after `good` a random playout scores
     # about 5 + 95/2 = 52.5; MAST soon finds `good` the better move and plays it 95% of the time (9 in 10
