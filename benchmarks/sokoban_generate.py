@@ -17,7 +17,8 @@ import sys
 import time
 
 from ggp.commands.generate import positive_int, size_arg
-from ggp.translators.sokoban.generator import GenerationStats, SymSettings, generate
+from ggp.translators.sokoban.candidates import GenerationStats
+from ggp.translators.sokoban.generator import SymSettings, generate
 
 
 def main() -> int:

@@ -30,7 +30,8 @@ from ggp.gdl.terms import Description
 from ggp.players.registry import make_player
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import StateMachine
-from ggp.translators.sokoban.generator import Generated, SymSettings, generate
+from ggp.translators.sokoban.candidates import Generated
+from ggp.translators.sokoban.generator import SymSettings, generate
 from ggp.translators.sokoban.level import levels_to_text
 from ggp.translators.sokoban.to_gdl import translate
 

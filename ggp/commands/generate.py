@@ -48,7 +48,8 @@ def _positive_float(text: str) -> float:
 def _run_sokoban(args: argparse.Namespace) -> int:
     """Every method through the registry; the levels are written in one atomic write at the end."""
     from ggp.files import read_text, write_atomic
-    from ggp.translators.sokoban.generator import GenerationStats, SymSettings
+    from ggp.translators.sokoban.candidates import GenerationStats
+    from ggp.translators.sokoban.generator import SymSettings
     from ggp.translators.sokoban.level import levels_to_text
     from ggp.translators.sokoban.methods import SOLUTION_KIND, MethodOptions, generate
     from ggp.translators.sokoban.methods.layout import parse_layout

@@ -20,16 +20,15 @@ import heapq
 import logging
 import random
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from ggp.errors import SokobanError
+from ggp.translators.sokoban.candidates import GENERATOR_LIMITS, Generated, GenerationStats, accept
 from ggp.translators.sokoban.level import Cell, Level, parse_level
-from ggp.translators.sokoban.metrics import NON_TRIVIAL, Difficulty, len_score, measure, psh
-from ggp.translators.sokoban.moves import solves
-from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits
+from ggp.translators.sokoban.solver import SolverLimits
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +40,6 @@ PathStrategy = Literal["direct", "closest-active-tile"]
 _STEPS: tuple[tuple[str, Cell], ...] = (("u", (0, -1)), ("d", (0, 1)), ("l", (-1, 0)), ("r", (1, 0)))
 _DELTA = dict(_STEPS)
 _OPPOSITE = {"u": "d", "d": "u", "l": "r", "r": "l"}
-GENERATOR_LIMITS = SolverLimits(max_nodes=200_000, max_seconds=20.0)
-"""Solver limits per accepted candidate; larger levels are skipped as ``too-large``."""
-
 _UNTOUCHED_COST = 4
 """Closest Active Tile path cost of carving a new cell (a floor cell costs 1)."""
 
@@ -69,38 +65,6 @@ class SymSettings:
             raise ValueError(f"{self.boxes} boxes do not fit a {self.width}x{self.height} interior with a player")
         if self.forward < 1 or self.backward < 0:
             raise ValueError("forward iterations must be >= 1 and backward iterations >= 0")
-
-
-@dataclass(frozen=True, slots=True)
-class Generated:
-    """An accepted level with its SYM solution (an upper bound) and optimal difficulty."""
-
-    level: Level
-    solution: str
-    difficulty: Difficulty
-    seed: int
-    attempt: int
-
-
-@dataclass(slots=True)
-class GenerationStats:
-    """Counts per attempt outcome (``accepted``, ``trivial``, ``too-large``, ``invalid``...).
-
-    ``sym_seconds`` and ``solve_seconds`` split the CPU time between building candidates (by any
-    method) and scoring them with the optimal solvers. ``messages`` are notes for the user (a PDB
-    search stopped by its memory cap); ``peak_bytes`` the largest estimated size of a method's search
-    tables (PDB and MCTS; 0 for SYM, whose state is a few small sets).
-    """
-
-    outcomes: Counter[str] = field(default_factory=Counter)
-    sym_seconds: float = 0.0
-    solve_seconds: float = 0.0
-    messages: list[str] = field(default_factory=list)
-    peak_bytes: int = 0
-
-    @property
-    def attempts(self) -> int:
-        return sum(self.outcomes.values())
 
 
 def _add(a: Cell, d: Cell, k: int = 1) -> Cell:
@@ -362,13 +326,6 @@ def sym_attempt(settings: SymSettings, rng: random.Random) -> tuple[Level, str] 
     return level, solution
 
 
-def _surely_trivial(level: Level, solution: str) -> bool:
-    """True when even the SYM solution (an upper bound on p and l) leaves PSH or LEN <= 0.5."""
-    pushes = sum(1 for letter in solution if letter.isupper())
-    w, h, b = level.width, level.height, len(level.boxes)
-    return psh(pushes, w, h, b) <= NON_TRIVIAL or len_score(len(solution), w, h) <= NON_TRIVIAL
-
-
 def generate(
     settings: SymSettings,
     count: int,
@@ -381,9 +338,11 @@ def generate(
 ) -> Iterator[Generated]:
     """Yield up to ``count`` accepted levels; attempt ``i`` uses its own RNG seeded ``"seed:i"``.
 
-    A level is accepted when it is valid, its SYM solution replays, both optimal searches finish
-    within ``limits`` and (unless ``keep_trivial``) PSH > 0.5 and LEN > 0.5. Stops after
-    ``max_attempts`` (default ``200 * count``) attempts; ``stats`` collects why attempts failed.
+    A level is accepted when it is valid, both optimal searches finish within ``limits`` and (unless
+    ``keep_trivial``) PSH > 0.5 and LEN > 0.5 (:func:`~ggp.translators.sokoban.candidates.accept`).
+    Stops after ``max_attempts`` (default ``200 * count``) attempts; ``stats`` collects why attempts
+    failed. Raises :class:`~ggp.translators.sokoban.candidates.GeneratorBug` when a SYM solution does
+    not replay or the optimal solver finds none.
     """
     stats = stats if stats is not None else GenerationStats()
     limit = max_attempts if max_attempts is not None else 200 * count
@@ -399,28 +358,9 @@ def generate(
             stats.outcomes["invalid"] += 1
             continue
         level, solution = result
-        if not solves(level, solution):
-            stats.outcomes["bad-solution"] += 1
-            log.warning("SYM solution does not replay (seed %s attempt %s)", seed, attempt)
-            continue
-        if not keep_trivial and _surely_trivial(level, solution):
-            stats.outcomes["trivial"] += 1
-            continue
-        clock = time.process_time()
-        try:
-            difficulty = measure(level, limits, stop_if_trivial=not keep_trivial)
-        except SolverLimitError:
-            stats.outcomes["too-large"] += 1
-            continue
-        finally:
-            stats.solve_seconds += time.process_time() - clock
-        if difficulty is None or not (keep_trivial or difficulty.non_trivial):
-            stats.outcomes["trivial"] += 1
-            continue
-        stats.outcomes["accepted"] += 1
-        found += 1
         title = f"sym {settings.width}x{settings.height} boxes {settings.boxes} seed {seed} attempt {attempt}"
-        yield Generated(
-            Level(level.width, level.height, level.walls, level.floor, level.goals, level.boxes, level.player, title),
-            solution, difficulty, seed, attempt,
-        )
+        item = accept(level, solution, keep_trivial=keep_trivial, limits=limits, stats=stats, title=title, seed=seed,
+                      attempt=attempt)
+        if item is not None:
+            found += 1
+            yield item

@@ -11,15 +11,8 @@ import pytest
 
 from ggp.cli import main
 from ggp.errors import SokobanError
-from ggp.translators.sokoban.generator import (
-    GENERATOR_LIMITS,
-    Generated,
-    GenerationStats,
-    SymSettings,
-    _surely_trivial,
-    generate,
-    sym_attempt,
-)
+from ggp.translators.sokoban.candidates import GENERATOR_LIMITS, Generated, GenerationStats, accept, own_scores
+from ggp.translators.sokoban.generator import SymSettings, generate, sym_attempt
 from ggp.translators.sokoban.level import DIRECTIONS, Level, level_to_text, parse_level, parse_levels
 from ggp.translators.sokoban.metrics import NON_TRIVIAL, len_score, measure, psh
 from ggp.translators.sokoban.moves import Position, solves, step
@@ -147,10 +140,11 @@ def test_cli_reports_a_shortfall_and_rejects_a_bad_size(capsys: pytest.CaptureFi
 
 
 def test_the_fast_scoring_keeps_and_drops_exactly_what_the_exact_scorers_would() -> None:
-    # Every candidate of 120 SYM runs, scored the generator's way (its own solution, quick searches,
-    # the bounded wave) and by the exact searches without a known solution (the A* and the push BFS):
-    # a wrong rejection or a wrong stored count fails here.
+    # Every candidate of 120 SYM runs, scored the generators' way (accept: the own-solution bound, quick
+    # searches, the bounded wave) and by the exact searches without a known solution (the A* and the
+    # push BFS): a wrong rejection or a wrong stored count fails here.
     settings = SymSettings(width=6, height=6, boxes=3, forward=18, backward=12)
+    stats = GenerationStats()
     kept = dropped = 0
     for attempt in range(120):
         candidate = sym_attempt(settings, random.Random(f"5:{attempt}"))
@@ -162,12 +156,45 @@ def test_the_fast_scoring_keeps_and_drops_exactly_what_the_exact_scorers_would()
         assert by_moves is not None and by_pushes is not None
         w, h, b = level.width, level.height, len(level.boxes)
         non_trivial = psh(by_pushes.pushes, w, h, b) > NON_TRIVIAL and len_score(by_moves.length, w, h) > NON_TRIVIAL
-        fast = measure(level, GENERATOR_LIMITS, stop_if_trivial=True)
-        if _surely_trivial(level, solution) or fast is None:
+        item = accept(level, solution, keep_trivial=False, limits=GENERATOR_LIMITS, stats=stats, title="t", seed=5,
+                      attempt=attempt)
+        if item is None:
             assert not non_trivial, f"attempt {attempt} dropped but non-trivial"
             dropped += 1
         else:
+            fast = item.difficulty
             assert (fast.pushes, fast.moves) == (by_pushes.pushes, by_moves.length), f"attempt {attempt}"
-            assert fast.non_trivial == non_trivial
-            kept += fast.non_trivial
+            assert fast.non_trivial and non_trivial
+            kept += 1
     assert kept >= 5 and dropped >= 50
+    assert stats.outcomes["accepted"] == kept and stats.outcomes["trivial"] == dropped
+
+
+def test_candidates_are_tallied_by_their_own_solution_and_trivial_ones_skip_the_optimal_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One box two cells from its goal (optimal: 2 pushes, 2 moves). The detour pushes it back and forth
+    # four times: 10 pushes and 42 moves, non-trivial by its own solution (PSH 10/13, LEN 42/35).
+    level = parse_level("#######\n#     #\n# @$ .#\n#     #\n#######\n")
+    detour = "R" + "urrdLulldR" * 4 + "R"
+    assert own_scores(level, detour) == (10 / 13, 42 / 35)
+    stats = GenerationStats()
+
+    def check(solution: str, keep_trivial: bool) -> Generated | None:
+        return accept(level, solution, keep_trivial=keep_trivial, limits=GENERATOR_LIMITS, stats=stats, title="t",
+                      seed=0, attempt=0)
+
+    assert check(detour, keep_trivial=False) is None  # the optimal search finds it trivial
+    assert (stats.own_non_trivial, stats.outcomes["trivial"]) == (1, 1)
+
+    def no_search(*_: object, **__: object) -> None:
+        raise AssertionError("a candidate trivial by its own solution reached the optimal search")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("ggp.translators.sokoban.candidates.measure", no_search)
+        assert check("RR", keep_trivial=False) is None
+    assert (stats.own_non_trivial, stats.outcomes["trivial"]) == (1, 2)
+    assert (stats.own_best_psh, stats.own_best_len) == (10 / 13, 42 / 35)
+    kept = check("RR", keep_trivial=True)
+    assert kept is not None and kept.difficulty == measure(level) and stats.outcomes["accepted"] == 1
+    assert (kept.difficulty.pushes, kept.difficulty.moves) == (2, 2)

@@ -9,10 +9,9 @@ import pytest
 
 from ggp.cli import main
 from ggp.errors import SokobanError
-from ggp.translators.sokoban.generator import GenerationStats
+from ggp.translators.sokoban.candidates import GENERATOR_LIMITS, Generated, GenerationStats, accept
 from ggp.translators.sokoban.level import level_to_text, parse_level, parse_levels
 from ggp.translators.sokoban.methods import METHODS, GeneratorBug, MethodOptions, generate
-from ggp.translators.sokoban.methods.base import accept
 from ggp.translators.sokoban.methods.layout import parse_layout, random_room
 from ggp.translators.sokoban.methods.mcts import _block_cells, _congestion, _Game
 from ggp.translators.sokoban.methods.mcts import search as mcts_search
@@ -208,17 +207,22 @@ def test_the_cli_runs_mcts_with_an_iteration_budget(tmp_path: Path, capsys: pyte
 
 def test_a_level_its_generator_cannot_solve_or_the_solver_cannot_solve_is_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     level = parse_level("#####\n#@$.#\n#####\n")
-    options, stats = MethodOptions(keep_trivial=True), GenerationStats()
-    assert accept(level, "R", options, stats, title="t", seed=0, attempt=0) is not None
+    stats = GenerationStats()
+
+    def check(solution: str) -> Generated | None:
+        return accept(level, solution, keep_trivial=True, limits=GENERATOR_LIMITS, stats=stats, title="t", seed=0,
+                      attempt=0)
+
+    assert check("R") is not None
     with pytest.raises(GeneratorBug, match="own solution does not solve"):
-        accept(level, "rR", options, stats, title="t", seed=0, attempt=0)
+        check("rR")
 
     def unsolvable(*_: object, **__: object) -> None:
         raise SokobanError("level has no solution")
 
-    monkeypatch.setattr("ggp.translators.sokoban.methods.base.measure", unsolvable)
+    monkeypatch.setattr("ggp.translators.sokoban.candidates.measure", unsolvable)
     with pytest.raises(GeneratorBug, match="optimal solver finds no solution"):
-        accept(level, "R", options, stats, title="t", seed=0, attempt=0)
+        check("R")
     assert measure(level).pushes == 1
 
 

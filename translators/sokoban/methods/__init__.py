@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ggp.translators.sokoban.generator import Generated, GenerationStats
-from ggp.translators.sokoban.methods.base import GeneratorBug, MethodOptions
+from ggp.translators.sokoban.candidates import Generated, GenerationStats, GeneratorBug
+from ggp.translators.sokoban.methods.base import MethodOptions
 
 Method = Callable[[MethodOptions, int, int, GenerationStats], Iterator[Generated]]
 """``(options, count, seed, stats)`` to an iterator of up to ``count`` levels."""

@@ -1,35 +1,26 @@
-"""What every generator method shares: the options, the final check of a candidate level, LURD walks.
+"""What the generator methods share besides the check of a candidate: their options and LURD walks.
 
-Each method builds a candidate level and a solution of its own (SYM, PDB and MCTS simulate play, so
-they know one). :func:`accept` replays that solution, scores the level with the optimal solvers and
-keeps or drops it; a level the generator solved but the optimal solver finds unsolvable is a bug and
-raises :class:`GeneratorBug` rather than being skipped.
+The check and scoring of a candidate level is :func:`ggp.translators.sokoban.candidates.accept`,
+which SYM uses too.
 """
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ggp.errors import GgpError, SokobanError
-from ggp.translators.sokoban.generator import GENERATOR_LIMITS, Generated, GenerationStats, SymSettings
+from ggp.translators.sokoban.candidates import GENERATOR_LIMITS
+from ggp.translators.sokoban.generator import SymSettings
 from ggp.translators.sokoban.level import DIRECTIONS, Cell, Level
-from ggp.translators.sokoban.metrics import measure
-from ggp.translators.sokoban.moves import solves
-from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits
+from ggp.translators.sokoban.solver import SolverLimits
 
 Variant = Literal["simple", "novelty", "compound"]
 """PDB node orderings: simple [kC, h], novelty [w(h), h], compound [w(h), kC, h]."""
 
 VARIANTS: tuple[Variant, ...] = ("simple", "novelty", "compound")
-
-
-class GeneratorBug(GgpError):
-    """A generated level whose own solution does not replay, or that the optimal solver cannot solve."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,42 +58,6 @@ class MethodOptions:
     def size(self, default: tuple[int, int] = (8, 8)) -> tuple[int, int]:
         """The interior size, ``default`` where unset."""
         return (self.width or default[0], self.height or default[1])
-
-
-def accept(
-    level: Level,
-    solution: str,
-    options: MethodOptions,
-    stats: GenerationStats,
-    *,
-    title: str,
-    seed: int,
-    attempt: int,
-) -> Generated | None:
-    """Check and score one candidate; counts the outcome in ``stats``.
-
-    Returns None (counted as ``trivial`` or ``too-large``) when the level is dropped. Raises
-    :class:`GeneratorBug` when ``solution`` does not solve ``level`` or the optimal solver finds no
-    solution: both mean the generator is wrong, not that the level is hard.
-    """
-    if not solves(level, solution):
-        raise GeneratorBug(f"{title}: the generator's own solution does not solve the level")
-    clock = time.process_time()
-    try:
-        difficulty = measure(level, options.limits, stop_if_trivial=not options.keep_trivial)
-    except SolverLimitError:
-        stats.outcomes["too-large"] += 1
-        return None
-    except SokobanError as exc:
-        raise GeneratorBug(f"{title}: the optimal solver finds no solution ({exc})") from exc
-    finally:
-        stats.solve_seconds += time.process_time() - clock
-    if difficulty is None or not (options.keep_trivial or difficulty.non_trivial):
-        stats.outcomes["trivial"] += 1
-        return None
-    stats.outcomes["accepted"] += 1
-    titled = Level(level.width, level.height, level.walls, level.floor, level.goals, level.boxes, level.player, title)
-    return Generated(titled, solution, difficulty, seed, attempt)
 
 
 _LETTERS = {DIRECTIONS[name]: name[0] for name in DIRECTIONS}

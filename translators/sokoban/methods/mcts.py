@@ -42,9 +42,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ggp.errors import SokobanError
-from ggp.translators.sokoban.generator import Generated, GenerationStats, render_cells
+from ggp.translators.sokoban.candidates import Generated, GenerationStats, accept
+from ggp.translators.sokoban.generator import render_cells
 from ggp.translators.sokoban.level import Cell, Level, parse_level
-from ggp.translators.sokoban.methods.base import MethodOptions, accept
+from ggp.translators.sokoban.methods.base import MethodOptions
 from ggp.translators.sokoban.methods.layout import check_fits
 
 log = logging.getLogger(__name__)
@@ -352,7 +353,7 @@ def generate_mcts(options: MethodOptions, count: int, seed: int, stats: Generati
     """Yield up to ``count`` levels: per search (attempt ``i`` seeded ``"seed:i"``) its level set, best first.
 
     Each of the ``LEVEL_SET`` best-paying levels of a search is scored by the optimal solver
-    (:func:`~ggp.translators.sokoban.methods.base.accept`), so a search can yield several levels.
+    (:func:`~ggp.translators.sokoban.candidates.accept`), so a search can yield several levels.
     Raises :class:`SokobanError` when the boxes and the player cannot fit the interior.
     """
     width, height = options.size()
@@ -373,8 +374,8 @@ def generate_mcts(options: MethodOptions, count: int, seed: int, stats: Generati
         for rank, candidate in enumerate(result.levels, start=1):
             title = (f"mcts {width}x{height} boxes {options.boxes} iterations {options.iterations} seed {seed} "
                      f"attempt {attempt} rank {rank}")
-            item = accept(candidate.level, candidate.solution, options, stats, title=title, seed=seed,
-                          attempt=attempt)
+            item = accept(candidate.level, candidate.solution, keep_trivial=options.keep_trivial,
+                          limits=options.limits, stats=stats, title=title, seed=seed, attempt=attempt)
             if item is not None:
                 found += 1
                 yield item

@@ -38,9 +38,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ggp.errors import SokobanError
-from ggp.translators.sokoban.generator import Generated, GenerationStats
+from ggp.translators.sokoban.candidates import Generated, GenerationStats, accept
 from ggp.translators.sokoban.level import Cell, Level, level_to_text, parse_level
-from ggp.translators.sokoban.methods.base import VARIANTS, MethodOptions, Variant, accept, walk
+from ggp.translators.sokoban.methods.base import VARIANTS, MethodOptions, Variant, walk
 from ggp.translators.sokoban.methods.layout import check_fits, random_room
 from ggp.translators.sokoban.solver import bits, region
 
@@ -328,7 +328,8 @@ def generate_pdb(options: MethodOptions, count: int, seed: int, stats: Generatio
             continue
         title = (f"pdb {options.variant} k{options.pattern} {where} boxes {len(layout.goals)} "
                  f"seed {seed} attempt {attempt}")
-        item = accept(result.level, result.solution, options, stats, title=title, seed=seed, attempt=attempt)
+        item = accept(result.level, result.solution, keep_trivial=options.keep_trivial, limits=options.limits,
+                      stats=stats, title=title, seed=seed, attempt=attempt)
         if item is not None:
             found += 1
             yield item

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ggp.errors import GgpError, SokobanError
 from ggp.files import read_bytes, write_atomic
-from ggp.translators.sokoban.generator import GENERATOR_LIMITS, Generated, GenerationStats
+from ggp.translators.sokoban.candidates import GENERATOR_LIMITS, Generated, GenerationStats
 from ggp.translators.sokoban.level import Level
 from ggp.translators.sokoban.methods.base import MethodOptions
 from ggp.translators.sokoban.metrics import Difficulty, measure

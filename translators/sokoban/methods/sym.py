@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ggp.translators.sokoban.generator import Generated, GenerationStats, SymSettings, generate
+from ggp.translators.sokoban.candidates import Generated, GenerationStats
+from ggp.translators.sokoban.generator import SymSettings, generate
 from ggp.translators.sokoban.methods.base import MethodOptions
 
 
