@@ -5,8 +5,9 @@ Runs ``--searches`` MCTS searches (seeds 0, 1, ...) of ``--iterations`` iteratio
 each with the optimal solver (``--quick``: skip the exact searches once a level is shown trivial, so
 only non-trivial levels get PSH / LEN). Prints the number of distinct levels, the non-trivial ones
 (PSH > 0.5 and LEN > 0.5; also as they would be counted with the generator's own, non-optimal
-solution), the best PSH and LEN, the Pearson correlation of payout with PSH and LEN, the median
-PSH, and the mean payout per search and CPU seconds. ``--payouts 100,1000`` prints only the mean
+solution, with their rate per CPU minute of searching and their best PSH and LEN), the best PSH and
+LEN, the Pearson correlation of payout with PSH and LEN, the median PSH, and the mean payout per
+search and CPU seconds. ``--payouts 100,1000`` prints only the mean
 payout per search for each iteration count (the thesis's 0.22 / 0.62 / 1.1 after 10^2 / 10^5 / 10^7).
 
 Usage: python benchmarks/sokoban_mcts.py [--size 8x8] [--boxes 3] [--iterations 3000] [--searches 3]
@@ -22,8 +23,9 @@ import sys
 import time
 
 from ggp.commands.generate import positive_int, size_arg
+from ggp.translators.sokoban.candidates import own_scores
 from ggp.translators.sokoban.methods.mcts import search
-from ggp.translators.sokoban.metrics import len_score, measure, psh
+from ggp.translators.sokoban.metrics import NON_TRIVIAL, measure
 
 
 def _payouts(width: int, height: int, boxes: int, counts: list[int], searches: int) -> None:
@@ -40,6 +42,7 @@ def _pool(args: argparse.Namespace, width: int, height: int) -> None:
     payouts: list[float] = []
     scores: list[tuple[float, float]] = []
     non_trivial = by_own = levels = 0
+    own_best = (0.0, 0.0)
     search_cpu = solve_cpu = 0.0
     means = []
     for seed in range(args.searches):
@@ -52,9 +55,9 @@ def _pool(args: argparse.Namespace, width: int, height: int) -> None:
         for candidate in result.levels:
             level = candidate.level
             levels += 1
-            pushes = sum(1 for letter in candidate.solution if letter.isupper())
-            by_own += (psh(pushes, level.width, level.height, len(level.boxes)) > 0.5
-                       and len_score(len(candidate.solution), level.width, level.height) > 0.5)
+            own_psh, own_len = own_scores(level, candidate.solution)
+            by_own += own_psh > NON_TRIVIAL and own_len > NON_TRIVIAL
+            own_best = (max(own_best[0], own_psh), max(own_best[1], own_len))
             difficulty = measure(level, stop_if_trivial=args.quick)
             if difficulty is None:
                 continue
@@ -63,7 +66,9 @@ def _pool(args: argparse.Namespace, width: int, height: int) -> None:
             scores.append((difficulty.psh, difficulty.len))
         solve_cpu += time.process_time() - clock
     print(f"{width}x{height}, {args.boxes} boxes, {args.searches} searches of {args.iterations} iterations: "
-          f"{levels} distinct levels, {non_trivial} non-trivial ({by_own} by the generator's own solution)")
+          f"{levels} distinct levels, {non_trivial} non-trivial ({by_own} by the generator's own solution, "
+          f"{by_own / max(search_cpu, 1e-9) * 60:.1f} per CPU minute of search; best own PSH {own_best[0]:.2f}, "
+          f"LEN {own_best[1]:.2f})")
     if scores and not args.quick:
         pshs, lens = [s[0] for s in scores], [s[1] for s in scores]
         print(f"best PSH {max(pshs):.2f}, best LEN {max(lens):.2f}, median PSH {statistics.median(pshs):.2f}, "
