@@ -80,22 +80,6 @@ def demo_games(spec: str) -> list[Path]:
     return paths
 
 
-async def _load(manager: Manager, paths: list[Path]) -> list[str]:
-    """Add the games (SBG ones translated), skipping with a warning those the manager refuses."""
-    from ggp.errors import InputError
-
-    added = []
-    for path in paths:
-        game_format = "sbg" if path.suffix == ".sbg" else "kif"
-        try:
-            row = await manager.add_game(path.stem, path.read_text(encoding="utf-8"), game_format=game_format)
-        except (InputError, OSError, UnicodeDecodeError) as exc:
-            log.warning("game %s skipped: %s", path.stem, exc)
-            continue
-        added.append(row.key)
-    return added
-
-
 def _seated(manager: Manager, key: str, players: list[str]) -> tuple[str, ...]:
     """The players for a game: in a GDL-II game ``mcts`` (which needs the true state) gives way to ``dmcts``."""
     from ggp.gdl.parser import parse_kif
@@ -145,7 +129,7 @@ def _print_standings(manager: Manager, key: str, tournament_id: int, per_pairing
 
 async def _demo(args: argparse.Namespace) -> int:
     from ggp.commands._manager_glue import board_fluents, builtin_launcher, game_translators, machine_factory
-    from ggp.commands._manager_server import open_store, start_server, wait_for_stop
+    from ggp.commands._manager_server import load_games, open_store, start_server, wait_for_stop
     from ggp.commands._piece_images import shape_cache
     from ggp.manager.service import Manager, ManagerSettings
 
@@ -167,7 +151,7 @@ async def _demo(args: argparse.Namespace) -> int:
         manager.register_player(PERSON, builtin="human")
         server = await start_server(manager, "127.0.0.1", args.port, "")
         try:
-            games = await _load(manager, demo_games(args.games))
+            games = await load_games(manager, demo_games(args.games))
             if not games:
                 raise ValueError("none of the demo games could be loaded")
             print(f"ggp demo at {server.url}", flush=True)
