@@ -102,8 +102,11 @@ def _run_sokoban(args: argparse.Namespace) -> int:
             f"states, {limits.max_seconds:g} s): raise --max-nodes/--max-seconds or use a smaller --size"
             if too_large else ""
         )
-        print(f"ggp generate: only {len(found)} of {args.count} levels found; raise --max-attempts "
-              f"or use --keep-trivial{hint}", file=sys.stderr)
+        advice = "raise --max-attempts or use --keep-trivial"
+        if args.method == "mcts" and not args.keep_trivial:
+            advice = ("MCTS's payout does not reward difficulty and its levels are almost never non-trivial "
+                      "(docs/sokoban_methods.md): use --keep-trivial")
+        print(f"ggp generate: only {len(found)} of {args.count} levels found; {advice}{hint}", file=sys.stderr)
         return 1
     return 0
 

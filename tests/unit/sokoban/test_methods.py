@@ -203,6 +203,14 @@ def test_the_cli_runs_mcts_with_an_iteration_budget(tmp_path: Path, capsys: pyte
     assert "2 level(s) from 2 attempts" in capsys.readouterr().out
 
 
+def test_mcts_without_keep_trivial_says_why_it_found_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "sokoban", "--method", "mcts", "--size", "4x4", "--boxes", "1", "--iterations", "40",
+                 "--max-attempts", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "only 0 of 1 levels found; MCTS's payout does not reward difficulty" in err
+    assert "use --keep-trivial" in err and "--max-attempts" not in err
+
+
 # --- the shared check and bad input ---
 
 def test_a_level_its_generator_cannot_solve_or_the_solver_cannot_solve_is_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
