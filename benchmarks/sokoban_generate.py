@@ -16,7 +16,7 @@ import statistics
 import sys
 import time
 
-from ggp.commands.generate import positive_int, size_arg
+from ggp.commands._args import positive_int, size_arg
 from ggp.translators.sokoban.candidates import GenerationStats
 from ggp.translators.sokoban.generator import SymSettings, generate
 

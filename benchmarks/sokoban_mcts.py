@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 
-from ggp.commands.generate import positive_int, size_arg
+from ggp.commands._args import positive_int, size_arg
 from ggp.translators.sokoban.candidates import own_scores
 from ggp.translators.sokoban.methods.mcts import search
 from ggp.translators.sokoban.metrics import NON_TRIVIAL, measure

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ggp.arena import play_game
-from ggp.commands.generate import positive_int, size_arg
+from ggp.commands._args import positive_int, size_arg
 from ggp.errors import ReasonerError
 from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Description

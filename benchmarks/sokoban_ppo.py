@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from ggp.commands.generate import positive_int
+from ggp.commands._args import positive_int
 from ggp.translators.sokoban.level import level_to_text
 from ggp.translators.sokoban.methods.ppo import DEFAULT_POLICY, PpoStats, generate_ppo, load_policy
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ggp.commands._args import positive_float, positive_int
 from ggp.errors import InputError
 from ggp.gdl.terms import Description
 from ggp.reasoner.machine import GroundingLimits, StateMachine
@@ -79,10 +80,10 @@ def game_path(spec: str | Path) -> tuple[Path, int]:
 
 def add_limit_options(parser: Any) -> None:
     """``--max-seconds`` and ``--max-memory-mb``: the grounding limits of the commands that build a machine."""
-    parser.add_argument("--max-seconds", type=_positive_float, default=None, metavar="S",
+    parser.add_argument("--max-seconds", type=positive_float, default=None, metavar="S",
                         help="time limit of each grounding phase, in a child process (default 60; auto's "
                         "ground-once attempt is capped at 10)")
-    parser.add_argument("--max-memory-mb", type=_positive_int, default=None, metavar="MB",
+    parser.add_argument("--max-memory-mb", type=positive_int, default=None, metavar="MB",
                         help="memory limit of each grounding phase's child process (default 4096)")
 
 
@@ -93,26 +94,6 @@ def grounding_limits(args: Any) -> GroundingLimits | None:
     defaults = GroundingLimits()
     return GroundingLimits(seconds=args.max_seconds or defaults.seconds,
                            memory_mb=args.max_memory_mb or defaults.memory_mb)
-
-
-def _positive_float(text: str) -> float:
-    import argparse
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    import argparse
-
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return int(text)
 
 
 def add_case_option(parser: Any) -> None:

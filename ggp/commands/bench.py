@@ -11,21 +11,8 @@ import argparse
 import json
 from typing import Any
 
+from ggp.commands._args import non_negative_int, positive_float
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
 
 
 def register(subcommands: Any) -> None:
@@ -40,11 +27,11 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     add_case_option(parser)
     add_limit_options(parser)
-    parser.add_argument("--seconds", type=_positive_float, default=10.0, metavar="S", help="time to run (default 10)")
-    parser.add_argument("--batch", type=_non_negative, default=0, metavar="B",
+    parser.add_argument("--seconds", type=positive_float, default=10.0, metavar="S", help="time to run (default 10)")
+    parser.add_argument("--batch", type=non_negative_int, default=0, metavar="B",
                         help="playouts per batch call for engines that offer random_playouts (default 0: off)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    parser.add_argument("--depth", type=_non_negative, default=1000, metavar="D",
+    parser.add_argument("--depth", type=non_negative_int, default=1000, metavar="D",
                         help="cut playouts after D joint moves (default 1000)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.set_defaults(run=run)

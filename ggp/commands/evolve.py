@@ -16,25 +16,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ggp.commands._args import non_negative_int, positive_int
 from ggp.commands._games import DEFAULT_ENGINE, EVALUATION_ENGINE_HELP
 
 if TYPE_CHECKING:
     from ggp.generation.evolution import Fitness, Individual
-
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
-    return value
 
 
 def register(subcommands: Any) -> None:
@@ -45,8 +31,8 @@ def register(subcommands: Any) -> None:
         "white's rows, piece and position mutation, best-n survivors; every generation is saved so "
         "--resume can continue a stopped run.",
     )
-    parser.add_argument("--population", type=_positive, default=10, metavar="P", help="population size (10)")
-    parser.add_argument("--generations", type=_count, default=20, metavar="G", help="generations after the first (20)")
+    parser.add_argument("--population", type=positive_int, default=10, metavar="P", help="population size (10)")
+    parser.add_argument("--generations", type=non_negative_int, default=20, metavar="G", help="generations after the first (20)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (0)")
     parser.add_argument("--params", default=None, metavar="SET|FILE",
                         help="built-in parameter set (classic, riders, restricted, compound) or a YAML/JSON "
@@ -56,13 +42,13 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--fitness", choices=("rapp", "playout"), default="rapp",
                         help="rapp = self-play RAPP fitness (falls back to playout when not installed); "
                         "playout = random-playout proxy")
-    parser.add_argument("--playouts", type=_positive, default=16, metavar="N",
+    parser.add_argument("--playouts", type=positive_int, default=16, metavar="N",
                         help="plays per game for the playout proxy (16)")
     parser.add_argument("--nld", action="store_true", help="also score f_NLD and report the Pareto front")
-    parser.add_argument("--best", type=_positive, default=5, metavar="N", help="best games to export (5)")
+    parser.add_argument("--best", type=positive_int, default=5, metavar="N", help="best games to export (5)")
     parser.add_argument("--no-gdl-check", action="store_true",
                         help="skip validating each bred game's GDL translation (faster)")
-    parser.add_argument("--workers", type=_positive, default=1, metavar="K",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="local worker processes for the RAPP fitness's matches (1)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None,
                         help="play the RAPP fitness's matches on a Ray cluster ('auto', 'local' or HOST:PORT)")

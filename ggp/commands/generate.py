@@ -8,41 +8,12 @@ function that adds its sub-parser with ``set_defaults(run=...)`` and append it t
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-
-def size_arg(text: str) -> tuple[int, int]:
-    """Parse ``WxH`` (e.g. ``8x8``) for argparse."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"expected WxH such as 8x8, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
-
-
-def positive_int(text: str) -> int:
-    """A whole number >= 1 for argparse."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    """A number > 0 for argparse."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text}")
-    return value
+from ggp.commands._args import positive_float, positive_int, size_arg
 
 
 def _run_sokoban(args: argparse.Namespace) -> int:
@@ -153,7 +124,7 @@ def _register_sokoban(formats: Any) -> None:
                      help="pattern database size k of h^PDB_k, 1..5 (default 3)")
     pdb.add_argument("--expansions", type=positive_int, default=4000, metavar="N",
                      help="node expansions per search (4000)")
-    pdb.add_argument("--memory-mb", type=_positive_float, default=256.0, metavar="MB",
+    pdb.add_argument("--memory-mb", type=positive_float, default=256.0, metavar="MB",
                      help="cap on the search's estimated memory; the search stops there with its best level (256)")
     mcts = parser.add_argument_group("mcts")
     mcts.add_argument("--iterations", type=positive_int, default=1500, metavar="N",

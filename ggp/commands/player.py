@@ -17,6 +17,7 @@ import logging
 import sys
 from typing import Any
 
+from ggp.commands._args import positive_float, positive_int
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP
 
 DEFAULT_PORT = 9147
@@ -37,30 +38,16 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--name", default=None, help="name reported to INFO (default: the type)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--iterations", type=_positive_int, metavar="N", help="at most N iterations per move")
-    limit.add_argument("--seconds", type=_positive_float, metavar="S", help="at most S seconds per move")
+    limit.add_argument("--iterations", type=positive_int, metavar="N", help="at most N iterations per move")
+    limit.add_argument("--seconds", type=positive_float, metavar="S", help="at most S seconds per move")
     parser.add_argument("--seed", type=int, default=0, help="random seed of each match's player (default 0)")
-    parser.add_argument("--max-memory-mb", type=_positive_int, default=2048, metavar="MB",
+    parser.add_argument("--max-memory-mb", type=positive_int, default=2048, metavar="MB",
                         help="address space of the reasoning worker process; over it the worker is replaced "
                         "and the match answered nil (default 2048)")
-    parser.add_argument("--max-call-s", type=_positive_float, default=300.0, metavar="S",
+    parser.add_argument("--max-call-s", type=positive_float, default=300.0, metavar="S",
                         help="no setup or move computation runs longer, whatever the clocks (default 300)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log match lifecycle (INFO)")
     parser.set_defaults(run=run)
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def player_spec(args: argparse.Namespace) -> str:

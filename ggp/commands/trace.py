@@ -11,14 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._args import positive_int
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def register(subcommands: Any) -> None:
@@ -29,9 +23,9 @@ def register(subcommands: Any) -> None:
         description="Record uniformly random playouts (seeded) with a reasoner, in the trace JSON format.",
     )
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
-    parser.add_argument("--playouts", type=_positive, default=3, metavar="N", help="number of playouts (default 3)")
+    parser.add_argument("--playouts", type=positive_int, default=3, metavar="N", help="number of playouts (default 3)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
-    parser.add_argument("--max-moves", type=_positive, default=200, metavar="M",
+    parser.add_argument("--max-moves", type=positive_int, default=200, metavar="M",
                         help="cut each playout after M joint moves (default 200)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     add_case_option(parser)

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ggp.commands.generate import positive_int, size_arg
+from ggp.commands._args import positive_int, size_arg
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ggp.commands._args import positive_int
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, add_case_option, add_limit_options, grounding_limits
 
 if TYPE_CHECKING:
@@ -47,22 +48,15 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="goal values outside 0..100 and negative cycles on relations (locally stratified "
                         "games) are errors")
-    parser.add_argument("--simulate", type=_positive, metavar="N", default=None,
+    parser.add_argument("--simulate", type=positive_int, metavar="N", default=None,
                         help="also run N seeded random playouts (simulation checks)")
-    parser.add_argument("--depth", type=_positive, metavar="D", default=DEFAULT_DEPTH,
+    parser.add_argument("--depth", type=positive_int, metavar="D", default=DEFAULT_DEPTH,
                         help=f"step bound of each playout (default {DEFAULT_DEPTH})")
     parser.add_argument("--seed", type=int, metavar="S", default=0, help="random seed (default 0)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help="with --simulate: " + ENGINE_HELP)
     add_case_option(parser)
     add_limit_options(parser)
     parser.set_defaults(run=run)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
