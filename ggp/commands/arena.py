@@ -13,6 +13,7 @@ import sys
 from functools import partial
 from typing import Any
 
+from ggp.commands._args import positive_int
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option
 
 
@@ -26,11 +27,11 @@ def register(subcommands: Any) -> None:
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--player", action="append", default=[], metavar="SPEC",
                         help="a player spec, one per role (e.g. mcts:iterations=200, random)")
-    parser.add_argument("--games", type=int, default=10, metavar="N", help="number of games (default 10)")
+    parser.add_argument("--games", type=positive_int, default=10, metavar="N", help="number of games (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="base seed of players and fallbacks (default 0)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     add_case_option(parser)
-    parser.add_argument("--max-steps", type=int, default=1000, metavar="N",
+    parser.add_argument("--max-steps", type=positive_int, default=1000, metavar="N",
                         help="score a game as it stands after N joint moves (default 1000)")
     parser.add_argument("--json", action="store_true", help="print the games and standings as JSON")
     parser.add_argument("--quiet", action="store_true", help="no line per game")

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ggp.commands._args import positive_float, positive_int
+
 if TYPE_CHECKING:
     from ggp.manager.service import Manager
 
@@ -41,10 +43,10 @@ def register(subcommands: Any) -> None:
                         help="comma-separated games: keys in kif/, NAME.sbg in games/, or files (default all: "
                         f"every kif/ game and {', '.join(DEMO_SBG)})")
     parser.add_argument("--players", default="random,legal,mcts", help="comma-separated players (built-in types)")
-    parser.add_argument("--matches-per-pairing", type=int, default=2, metavar="N")
-    parser.add_argument("--startclock", type=int, default=5, metavar="S")
-    parser.add_argument("--playclock", type=int, default=1, metavar="S")
-    parser.add_argument("--think", type=float, default=3.0, metavar="S",
+    parser.add_argument("--matches-per-pairing", type=positive_int, default=2, metavar="N")
+    parser.add_argument("--startclock", type=positive_int, default=5, metavar="S")
+    parser.add_argument("--playclock", type=positive_int, default=1, metavar="S")
+    parser.add_argument("--think", type=positive_float, default=3.0, metavar="S",
                         help="longest a built-in player thinks per move, whatever the play clock (default 3 s, "
                         "so a game against you moves briskly)")
     parser.add_argument("--seed", type=int, default=1)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._args import non_negative_int, positive_float, positive_int
 from ggp.commands._games import EVALUATION_ENGINE_HELP, FORMATS_HELP
 
 DEFAULT_OUT = Path("evaluation")
@@ -29,9 +30,9 @@ def register(subcommands: Any) -> None:
                         help="matches per pairing per seat (default 10), or 'auto': play rounds of "
                         f"{AUTO_ROUND} per pairing and seat until every fitness interval is narrower than "
                         "--precision, or --max-matches is reached")
-    parser.add_argument("--precision", type=float, default=0.05,
+    parser.add_argument("--precision", type=positive_float, default=0.05,
                         help="with --matches auto: the width of the 95%% fitness interval to reach (default 0.05)")
-    parser.add_argument("--max-matches", type=int, default=40,
+    parser.add_argument("--max-matches", type=positive_int, default=40,
                         help="with --matches auto: at most this many matches per pairing per seat (default 40)")
     parser.add_argument(
         "--players",
@@ -41,11 +42,11 @@ def register(subcommands: Any) -> None:
     )
     parser.add_argument("--engine", default="auto",
                         help=EVALUATION_ENGINE_HELP)
-    parser.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="local worker processes (default 1)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--step-cap", type=int, default=1000, help="end a match as a draw after this many steps")
-    parser.add_argument("--estimate-playouts", type=int, default=0,
+    parser.add_argument("--step-cap", type=positive_int, default=1000, help="end a match as a draw after this many steps")
+    parser.add_argument("--estimate-playouts", type=non_negative_int, default=0,
                         help="random playouts per state for lead change/drama/decisiveness (0 = off)")
     parser.add_argument("--model", default=None,
                         help="RAPP model: minimax3 (the default: the paper's 3 min-max algorithms), minimax4, mcts "
@@ -53,7 +54,7 @@ def register(subcommands: Any) -> None:
                         "model when its algorithms are among --players")
     parser.add_argument("--build-model", metavar="ANCHOR", default=None,
                         help="build a RAPP model from these games, the model group containing ANCHOR, into OUT/model.json")
-    parser.add_argument("--model-algorithms", type=int, default=None,
+    parser.add_argument("--model-algorithms", type=positive_int, default=None,
                         help="with --build-model: keep the k most spread algorithms")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default ./evaluation)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary for scripts")

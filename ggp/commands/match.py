@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._args import positive_int
 from ggp.commands._games import FORMATS_HELP
 
 
@@ -26,10 +27,10 @@ def register(subcommands: Any) -> None:
     parser.add_argument("game", metavar="GAME", help=FORMATS_HELP)
     parser.add_argument("--player", action="append", default=[], metavar="P",
                         help="one per role, in role order (a role named 'random' may be left out: chance)")
-    parser.add_argument("--startclock", type=int, default=10, metavar="S", help="start clock in seconds (default 10)")
-    parser.add_argument("--playclock", type=int, default=5, metavar="S", help="play clock in seconds (default 5)")
+    parser.add_argument("--startclock", type=positive_int, default=10, metavar="S", help="start clock in seconds (default 10)")
+    parser.add_argument("--playclock", type=positive_int, default=5, metavar="S", help="play clock in seconds (default 5)")
     parser.add_argument("--seed", type=int, default=None, help="seed for fallbacks and the random player")
-    parser.add_argument("--step-cap", type=int, default=1000, metavar="N",
+    parser.add_argument("--step-cap", type=positive_int, default=1000, metavar="N",
                         help="end a match after N joint moves (default 1000)")
     parser.add_argument("--step-cap-outcome", choices=("draw", "abort"), default="draw",
                         help="a match at the step cap is a draw (every role 50; the default) or aborted")
@@ -79,8 +80,6 @@ async def _run(args: argparse.Namespace) -> int:
     problems = game_problems(description)
     if problems:
         raise GameRejected(problems)
-    if args.startclock < 1 or args.playclock < 1:
-        raise ValueError("clocks must be at least 1 second")
     machine = await asyncio.to_thread(machine_factory(args.engine), description)
     roles = [str(role) for role in machine.roles]
     if CHANCE_ROLE in roles and len(args.player) == len(roles) - 1:

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._args import positive_int
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
 
 
@@ -27,7 +28,7 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help=ENGINE_HELP)
     add_case_option(parser)
     add_limit_options(parser)
-    parser.add_argument("--playouts", type=int, default=None, metavar="N", help="replay only the first N playouts")
+    parser.add_argument("--playouts", type=positive_int, default=None, metavar="N", help="replay only the first N playouts")
     parser.set_defaults(run=run)
 
 

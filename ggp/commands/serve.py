@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._args import non_negative_int, positive_int
+
 
 def register(subcommands: Any) -> None:
     """Add the ``serve`` sub-parser."""
@@ -27,9 +29,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
     parser.add_argument("--engine", default="auto",
                         help="reasoner engine (default auto: ground once if that fits, else per state)")
-    parser.add_argument("--suspend-after", type=int, default=3, metavar="N",
+    parser.add_argument("--suspend-after", type=non_negative_int, default=3, metavar="N",
                         help="suspend a player after N failed matches in a row (0 = never; default 3)")
-    parser.add_argument("--step-cap", type=int, default=1000, metavar="N",
+    parser.add_argument("--step-cap", type=positive_int, default=1000, metavar="N",
                         help="end a match after N joint moves (default 1000)")
     parser.add_argument("--step-cap-outcome", choices=("draw", "abort"), default="draw",
                         help="a match at the step cap is a draw (every role 50; the default) or aborted")

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ggp.commands._args import positive_int
+
 
 def add_format(formats: Any, name: str, help_text: str, run: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
     """Add ``ggp translate <name> FILE [-o OUT]``; returns the sub-parser for extra options."""
@@ -68,8 +70,8 @@ def _run_sokoban(args: argparse.Namespace) -> int:
 
 def _register_sokoban(formats: Any) -> None:
     parser = add_format(formats, "sokoban", "translate a Sokoban level (standard text format) to GDL", _run_sokoban)
-    parser.add_argument("--level", type=int, default=1, metavar="K", help="which level of the file (1-based, default 1)")
-    parser.add_argument("--step-limit", type=int, default=None, metavar="N",
+    parser.add_argument("--level", type=positive_int, default=1, metavar="K", help="which level of the file (1-based, default 1)")
+    parser.add_argument("--step-limit", type=positive_int, default=None, metavar="N",
                         help="moves before the game ends (default 4*w*h, or twice the optimum with --solve)")
     parser.add_argument("--solve", action="store_true", help="solve the level first; step limit 2*l for l optimal moves")
 

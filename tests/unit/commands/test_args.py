@@ -32,6 +32,14 @@ def test_good_text_is_parsed() -> None:
     ["trace", "kif/ticTacToe/ticTacToe.kif", "out.json", "--playouts", "0"],
     ["player", "random", "--max-call-s", "0"],
     ["generate", "sokoban", "--size", "8by8"],
+    ["evaluate", "kif/ticTacToe/ticTacToe.kif", "--workers", "0"],
+    ["evaluate", "kif/ticTacToe/ticTacToe.kif", "--precision", "-1"],
+    ["match", "kif/ticTacToe/ticTacToe.kif", "--playclock", "0"],
+    ["demo", "--matches-per-pairing", "0"],
+    ["serve", "--suspend-after", "-1"],
+    ["translate", "sokoban", "level.txt", "--level", "0"],
+    ["replay", "kif/ticTacToe/ticTacToe.kif", "trace.json", "--playouts", "0"],
+    ["arena", "kif/ticTacToe/ticTacToe.kif", "--games", "0"],
 ])
 def test_every_command_uses_them(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
