@@ -23,9 +23,8 @@ import sys
 import time
 
 from ggp.commands._args import positive_int, size_arg
-from ggp.translators.sokoban.candidates import own_scores
 from ggp.translators.sokoban.methods.mcts import search
-from ggp.translators.sokoban.metrics import NON_TRIVIAL, measure
+from ggp.translators.sokoban.metrics import is_non_trivial, measure, solution_scores
 
 
 def _payouts(width: int, height: int, boxes: int, counts: list[int], searches: int) -> None:
@@ -55,8 +54,8 @@ def _pool(args: argparse.Namespace, width: int, height: int) -> None:
         for candidate in result.levels:
             level = candidate.level
             levels += 1
-            own_psh, own_len = own_scores(level, candidate.solution)
-            by_own += own_psh > NON_TRIVIAL and own_len > NON_TRIVIAL
+            own_psh, own_len = solution_scores(level, candidate.solution)
+            by_own += is_non_trivial(own_psh, own_len)
             own_best = (max(own_best[0], own_psh), max(own_best[1], own_len))
             difficulty = measure(level, stop_if_trivial=args.quick)
             if difficulty is None:

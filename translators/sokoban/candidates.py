@@ -8,8 +8,8 @@ replay, or that the optimal solver finds unsolvable, is a bug and raises :class:
 than being skipped.
 
 :class:`GenerationStats` also tallies every candidate scored by the generator's own solution (the
-best PSH and LEN and how many are non-trivial that way): the thesis's difficulty figures agree with
-those, not with the optimal ones (docs/sokoban_methods.md).
+best PSH and LEN and how many are non-trivial that way): the thesis's best levels score closer to
+those than to the optimal ones (docs/sokoban_methods.md).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ggp.errors import GgpError, SokobanError
 from ggp.translators.sokoban.level import Level
-from ggp.translators.sokoban.metrics import NON_TRIVIAL, Difficulty, len_score, measure, psh
+from ggp.translators.sokoban.metrics import Difficulty, is_non_trivial, measure, solution_scores
 from ggp.translators.sokoban.moves import solves
 from ggp.translators.sokoban.solver import SolverLimitError, SolverLimits
 
@@ -69,12 +69,6 @@ class GenerationStats:
         return sum(self.outcomes.values())
 
 
-def own_scores(level: Level, solution: str) -> tuple[float, float]:
-    """PSH and LEN of ``level`` measured with ``solution`` (upper bounds of the optimal ones)."""
-    pushes = sum(1 for letter in solution if letter.isupper())
-    return psh(pushes, level.width, level.height, len(level.boxes)), len_score(len(solution), level.width, level.height)
-
-
 def accept(
     level: Level,
     solution: str,
@@ -95,8 +89,8 @@ def accept(
     """
     if not solves(level, solution):
         raise GeneratorBug(f"{title}: the generator's own solution does not solve the level")
-    own_psh, own_len = own_scores(level, solution)
-    own_non_trivial = own_psh > NON_TRIVIAL and own_len > NON_TRIVIAL
+    own_psh, own_len = solution_scores(level, solution)
+    own_non_trivial = is_non_trivial(own_psh, own_len)
     stats.own_non_trivial += own_non_trivial
     stats.own_best_psh = max(stats.own_best_psh, own_psh)
     stats.own_best_len = max(stats.own_best_len, own_len)

@@ -46,7 +46,12 @@ class Difficulty:
     @property
     def non_trivial(self) -> bool:
         """PSH > 0.5 and LEN > 0.5."""
-        return self.psh > NON_TRIVIAL and self.len > NON_TRIVIAL
+        return is_non_trivial(self.psh, self.len)
+
+
+def is_non_trivial(psh_score: float, len_score_: float) -> bool:
+    """PSH > 0.5 and LEN > 0.5: the specification's line between trivial and non-trivial levels."""
+    return psh_score > NON_TRIVIAL and len_score_ > NON_TRIVIAL
 
 
 def psh(pushes: int, width: int, height: int, boxes: int) -> float:
@@ -57,6 +62,13 @@ def psh(pushes: int, width: int, height: int, boxes: int) -> float:
 def len_score(moves: int, width: int, height: int) -> float:
     """LEN = moves / (w * h)."""
     return moves / (width * height)
+
+
+def solution_scores(level: Level, moves: str) -> tuple[float, float]:
+    """PSH and LEN of ``level`` by one solution in LURD notation (upper case = push): upper bounds of
+    the optimal scores, equal to them only for an optimal solution."""
+    pushes = sum(1 for letter in moves if letter.isupper())
+    return psh(pushes, level.width, level.height, len(level.boxes)), len_score(len(moves), level.width, level.height)
 
 
 def fill_ratio(level: Level) -> float:
@@ -85,7 +97,7 @@ def measure(level: Level, limits: SolverLimits = DEFAULT_LIMITS, *, stop_if_triv
 
     def trivial(solution: Solution) -> bool:
         # Any solution bounds p and l from above, so a short one proves PSH or LEN <= 0.5.
-        return psh(solution.pushes, w, h, b) <= NON_TRIVIAL or len_score(solution.length, w, h) <= NON_TRIVIAL
+        return not is_non_trivial(*solution_scores(level, solution.moves))
 
     known = None
     if stop_if_trivial:

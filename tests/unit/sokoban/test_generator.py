@@ -11,10 +11,10 @@ import pytest
 
 from ggp.cli import main
 from ggp.errors import SokobanError
-from ggp.translators.sokoban.candidates import GENERATOR_LIMITS, Generated, GenerationStats, accept, own_scores
+from ggp.translators.sokoban.candidates import GENERATOR_LIMITS, Generated, GenerationStats, accept
 from ggp.translators.sokoban.generator import SymSettings, generate, sym_attempt
 from ggp.translators.sokoban.level import DIRECTIONS, Level, level_to_text, parse_level, parse_levels
-from ggp.translators.sokoban.metrics import NON_TRIVIAL, len_score, measure, psh
+from ggp.translators.sokoban.metrics import NON_TRIVIAL, len_score, measure, psh, solution_scores
 from ggp.translators.sokoban.moves import Position, solves, step
 from ggp.translators.sokoban.solver import solve_moves, solve_pushes
 
@@ -177,7 +177,7 @@ def test_candidates_are_tallied_by_their_own_solution_and_trivial_ones_skip_the_
     # four times: 10 pushes and 42 moves, non-trivial by its own solution (PSH 10/13, LEN 42/35).
     level = parse_level("#######\n#     #\n# @$ .#\n#     #\n#######\n")
     detour = "R" + "urrdLulldR" * 4 + "R"
-    assert own_scores(level, detour) == (10 / 13, 42 / 35)
+    assert solution_scores(level, detour) == (10 / 13, 42 / 35)
     stats = GenerationStats()
 
     def check(solution: str, keep_trivial: bool) -> Generated | None:
