@@ -39,8 +39,9 @@ EVALUATION_ENGINE_HELP = ("reasoner engine for GDL games (SBG games play on the 
                           "compiled circuit, and for a game it cannot compile the reasoner's auto: ground once, "
                           "else per-state, else the top-down prover), clingo, circuit, circuit:interpreter (no "
                           "per-game C compilation: for big games), per-state or prover")
-CASE_HELP = ("read KIF names case-sensitively, as ggp-base does (only GDL keywords ignore case); GDL itself ignores "
-             "case (docs/reasoner.md)")
+CASE_HELP = ("read KIF names case-sensitively, as ggp-base does (only GDL keywords ignore case); by default only a "
+             "game whose names folding case would merge is read so (docs/reasoner.md)")
+FOLD_CASE_HELP = "read KIF names case-insensitively, as GDL says, even where that merges two names the text writes apart"
 FORMATS_HELP = "a game: FILE.kif, FILE.sbg, a Sokoban level FILE.sok/.xsb/.txt[#K], or a name in kif/ (e.g. ticTacToe)"
 
 
@@ -58,10 +59,33 @@ class LoadedGame:
     """The SBG text, for SBG games."""
 
 
+KIF_DIRS = (Path("kif"), Path(__file__).resolve().parents[2] / "kif")
+"""Where a bare game name is looked up: ``kif/`` of the working directory, then of the repository."""
+
+
+def find_game(spec: str) -> Path:
+    """A KIF file path, or the key of a game in ``kif/<key>/<key>.kif``; raises ``ValueError``."""
+    path = Path(spec)
+    if path.is_file():
+        return path
+    for root in KIF_DIRS:
+        candidate = root / spec / f"{spec}.kif"
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"no game {spec!r}: not a file, and not a key in kif/ (e.g. ticTacToe)")
+
+
+def kif_games() -> list[Path]:
+    """The games in the first ``kif/`` directory that exists."""
+    for root in KIF_DIRS:
+        games = sorted(root.glob("*/*.kif"))
+        if games:
+            return games
+    return []
+
+
 def game_path(spec: str | Path) -> tuple[Path, int]:
     """The file a game spec names and the Sokoban level number (``FILE#K``); raises InputError."""
-    from ggp.commands._manager_glue import find_game
-
     text = str(spec)
     level = 1
     base, _, number = text.rpartition("#")
@@ -97,15 +121,20 @@ def grounding_limits(args: Any) -> GroundingLimits | None:
 
 
 def add_case_option(parser: Any) -> None:
-    """The ``--case-sensitive`` option of the commands that read KIF."""
-    parser.add_argument("--case-sensitive", action="store_true", help=CASE_HELP)
+    """``--case-sensitive`` / ``--fold-case`` of the commands that read KIF: ``args.case_sensitive`` is
+    True, False, or None (the default: fold case unless that merges two names, :func:`~ggp.gdl.parser.parse_kif`)."""
+    case = parser.add_mutually_exclusive_group()
+    case.add_argument("--case-sensitive", dest="case_sensitive", action="store_const", const=True, default=None,
+                      help=CASE_HELP)
+    case.add_argument("--fold-case", dest="case_sensitive", action="store_const", const=False, help=FOLD_CASE_HELP)
 
 
-def load_game(spec: str | Path, *, case_sensitive: bool = False) -> LoadedGame:
+def load_game(spec: str | Path, *, case_sensitive: bool | None = None) -> LoadedGame:
     """Read and, when needed, translate the game ``spec`` names; raises a positioned InputError.
 
-    ``case_sensitive`` reads a KIF file's names as written (:func:`ggp.gdl.parser.parse_kif`); it does
-    not apply to translated games, whose names the translators write.
+    ``case_sensitive`` is :func:`ggp.gdl.parser.parse_kif`'s: True reads a KIF file's names as written,
+    False folds them, None (the default) folds them unless that would merge two names the file writes
+    apart. It does not apply to translated games, whose names the translators write.
     """
     from ggp.files import read_text
     from ggp.gdl.parser import parse_kif

@@ -13,7 +13,6 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ggp.commands._games import DEFAULT_ENGINE
@@ -25,34 +24,6 @@ if TYPE_CHECKING:
     from ggp.protocol.server import PlayerLimits
 
 log = logging.getLogger(__name__)
-
-KIF_DIRS = (Path("kif"), Path(__file__).resolve().parents[2] / "kif")
-"""The manager's reasoner (``ggp serve|match|demo --engine``): ground once when the game fits the auto
-budget, else evaluate per state, so games too wide to ground (the seed games) still play."""
-BUILTIN_BUDGET_SECONDS = 0.0
-"""0 = built-in players use the match's play clock (minus their safety margin)."""
-
-
-def find_game(spec: str) -> Path:
-    """A KIF file path, or the key of a game in ``kif/<key>/<key>.kif``; raises ``ValueError``."""
-    path = Path(spec)
-    if path.is_file():
-        return path
-    for root in KIF_DIRS:
-        candidate = root / spec / f"{spec}.kif"
-        if candidate.is_file():
-            return candidate
-    raise ValueError(f"no game {spec!r}: not a file, and not a key in kif/ (e.g. ticTacToe)")
-
-
-def kif_games() -> list[Path]:
-    """The games in the first ``kif/`` directory that exists."""
-    for root in KIF_DIRS:
-        games = sorted(root.glob("*/*.kif"))
-        if games:
-            return games
-    return []
-
 
 _MACHINES: dict[tuple[str, Description], StateMachine] = {}
 _MACHINES_LOCK = threading.Lock()

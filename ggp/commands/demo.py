@@ -68,7 +68,7 @@ def demo_games(spec: str) -> list[Path]:
 
     Raises ``ValueError`` for a name that is neither.
     """
-    from ggp.commands._manager_glue import find_game, kif_games
+    from ggp.commands._games import find_game, kif_games
 
     def sbg(name: str) -> Path | None:
         return next((root / f"{name}.sbg" for root in SBG_DIRS if (root / f"{name}.sbg").is_file()), None)

@@ -52,11 +52,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    from ggp.commands._games import kif_games
     from ggp.commands._manager_glue import (
         board_fluents,
         builtin_launcher,
         game_translators,
-        kif_games,
         machine_factory,
     )
     from ggp.commands._manager_server import (
