@@ -34,7 +34,7 @@ def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS) -> st
         raise GdlSyntaxError("not UTF-8 text", SourcePos(name, line, column)) from None
 
 
-def load_kif(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS, case_sensitive: bool = False) -> Description:
+def load_kif(path: str | os.PathLike[str], *, max_bytes: int = MAX_CHARS, case_sensitive: bool | None = None) -> Description:
     """Read and parse a KIF file (a path or a file name); ``case_sensitive`` as in :func:`~ggp.gdl.parser.parse_kif`."""
     return parse_kif(read_text(path, max_bytes=max_bytes), str(path), case_sensitive=case_sensitive)
 

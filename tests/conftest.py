@@ -16,9 +16,6 @@ SHARED = Path(os.environ.get("GGP_SHARED", ROOT.parent / "shared"))
 CORPUS = SHARED / "gdl-corpus"
 TRACES = SHARED / "traces"
 KNOWN_UNSUPPORTED = ROOT / "tests" / "known_unsupported.txt"
-CASE_SENSITIVE_GAMES: frozenset[str] = frozenset({"wargame03"})
-"""Corpus games whose reference trace depends on ggp-base comparing names case-sensitively: replayed with
-``load_kif(..., case_sensitive=True)`` (docs/reasoner.md, "Names and case")."""
 
 
 def kif_games() -> list[Path]:

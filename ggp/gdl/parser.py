@@ -5,16 +5,18 @@ Python, so every problem gets one message with a ``file:line:column`` position. 
 input size and nesting depth have limits, so hostile input cannot hang the process or exhaust the
 stack.
 
->>> description = parse_kif("(role x) (<= (legal x (Mark ?C)) (true (Cell ?c)))")
+>>> description = parse_kif("(role x) (<= (legal x (Mark ?C)) (true (Cell ?C)))")
 >>> [str(rule) for rule in description.rules]
 ['(role x)', '(<= (legal x (mark ?c)) (true (cell ?c)))']
 >>> parse_term("( move 1 1 )")
-Func(name='move', args=(Const(name='1'), Const(name='1')))
+(move 1 1)
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -37,6 +39,8 @@ from ggp.gdl.terms import (
     Term,
     Var,
 )
+
+log = logging.getLogger(__name__)
 
 MAX_CHARS = 4_000_000
 """Longest text accepted by default. The largest real games are well under 1 MB (ggp.org corpus: 46 KB;
@@ -330,12 +334,70 @@ class _Converter:
         )
 
 
-def description_from_sexprs(items: list[SExpr], file: str = "<string>", *, case_sensitive: bool = False) -> Description:
-    """Convert already-read s-expressions (e.g. the rules inside a START message) into rules."""
+def _words(item: SExpr) -> Iterator[Word]:
+    stack = [item]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Word):
+            yield node
+        else:
+            stack.extend(reversed(node.items))
+
+
+def case_merges(items: list[SExpr]) -> tuple[tuple[str, ...], ...]:
+    """The spellings that folding case would merge into one symbol: names (keywords and ``not``/``or``/
+    ``distinct`` aside, which ignore case in every reader) written in several ways anywhere, and
+    variables written in several ways within one sentence; each group sorted, the groups in source order.
+
+    >>> case_merges(read_sexprs("(type t2 VerticalTerrorist) (<= (p ?X) (verticalTerrorist ?x) (ROLE r))"))
+    (('VerticalTerrorist', 'verticalTerrorist'), ('?X', '?x'))
+    """
+    names: dict[str, dict[str, None]] = {}
+    merged: dict[tuple[str, ...], None] = {}
+    for item in items:
+        variables: dict[str, dict[str, None]] = {}
+        for word in _words(item):
+            lowered = word.text.lower()
+            if word.is_var:
+                variables.setdefault(lowered, {})[word.text] = None
+            elif lowered not in KEYWORDS and lowered not in RESERVED:
+                names.setdefault(lowered, {})[word.text] = None
+        merged.update((tuple(sorted(spellings)), None) for spellings in variables.values() if len(spellings) > 1)
+    groups = [tuple(sorted(spellings)) for spellings in names.values() if len(spellings) > 1]
+    return (*groups, *merged)
+
+
+_WARNED: set[tuple[str, tuple[tuple[str, ...], ...]]] = set()
+_WARNED_LOCK = threading.Lock()
+
+
+def _read_case_sensitively(items: list[SExpr], file: str) -> bool:
+    """True, with one warning line (once per file and process), when folding case would change the game."""
+    merges = case_merges(items)
+    if not merges:
+        return False
+    with _WARNED_LOCK:
+        first = (file, merges) not in _WARNED
+        _WARNED.add((file, merges))
+    if first:
+        shown = "; ".join(" and ".join(repr(spelling) for spelling in group) for group in merges[:3])
+        more = f" (and {len(merges) - 3} more)" if len(merges) > 3 else ""
+        log.warning("%s: names read case-sensitively, as ggp-base reads them: folding case would merge %s%s "
+                    "(--fold-case, or case_sensitive=False, reads them as one, as GDL says)", file, shown, more)
+    return True
+
+
+def description_from_sexprs(
+    items: list[SExpr], file: str = "<string>", *, case_sensitive: bool | None = None
+) -> Description:
+    """Convert already-read s-expressions (e.g. the rules inside a START message) into rules;
+    ``case_sensitive`` as in :func:`parse_kif`."""
+    if case_sensitive is None:
+        case_sensitive = _read_case_sensitively(items, file)
     converter = _Converter(case_sensitive)
     rules = tuple(converter.sentence(item) for item in items)
     notes = tuple(converter.notes + converter.capitalisation_notes())
-    return Description(rules, file, notes, converter.spelling_table())
+    return Description(rules, file, notes, converter.spelling_table(), case_sensitive)
 
 
 def parse_kif(
@@ -344,19 +406,26 @@ def parse_kif(
     *,
     max_chars: int = MAX_CHARS,
     max_depth: int = MAX_DEPTH,
-    case_sensitive: bool = False,
+    case_sensitive: bool | None = None,
 ) -> Description:
     """Parse a whole game description.
 
-    Names are compared case-insensitively, as GDL requires: they are held lower-case (the source's
-    spelling is kept in ``Description.spellings``). With ``case_sensitive`` they are held as written and
-    ``Cell`` and ``cell`` are two names, as in ggp-base (only the GDL keywords and ``not``/``or``/
-    ``distinct`` ignore case); variables keep their case too. Raises :class:`GdlSyntaxError` (a
-    ``ValueError``) with a position for anything that is not well-formed KIF, including an empty
-    description.
+    With ``case_sensitive=False`` names are compared case-insensitively, as GDL says: they are held
+    lower-case (the source's spelling is kept in ``Description.spellings``). With ``True`` they are held
+    as written and ``Cell`` and ``cell`` are two names, as in ggp-base (only the GDL keywords and
+    ``not``/``or``/``distinct`` ignore case); variables keep their case too. The default, ``None``,
+    folds case unless that would merge two symbols the text writes apart (:func:`case_merges`): then
+    the two readings are two different games, and the text is read case-sensitively, as ggp-base (the
+    reference every trace was recorded with) reads it, with one warning line saying so. Raises
+    :class:`GdlSyntaxError` (a ``ValueError``) with a position for anything that is not well-formed
+    KIF, including an empty description.
 
+    >>> [str(rule) for rule in parse_kif("(ROLE x) (Cell A)").rules]
+    ['(role x)', '(cell a)']
     >>> [str(rule) for rule in parse_kif("(ROLE x) (Cell A)", case_sensitive=True).rules]
     ['(role x)', '(Cell A)']
+    >>> [str(rule) for rule in parse_kif("(role x) (Cell A) (cell a)").rules]  # two facts, not one
+    ['(role x)', '(Cell A)', '(cell a)']
     """
     items = read_sexprs(text, file, max_chars=max_chars, max_depth=max_depth)
     if not items:

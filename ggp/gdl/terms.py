@@ -1,19 +1,23 @@
 """GDL terms, literals, rules and descriptions as frozen, hashable values.
 
 Terms print as canonical KIF (lower case, single spaces), so ``str(term)`` is the wire form used by
-the protocol, the traces and the match records.
+the protocol, the traces and the match records; ``repr`` is the same text, so a list of moves, a state
+or a failed assertion reads as KIF too.
 
 >>> cell = Func("cell", (Const("1"), Const("1"), Var("x")))
 >>> str(cell)
 '(cell 1 1 ?x)'
 >>> str(Rule(Func("legal", (Var("r"), Const("noop"))), (Func("role", (Var("r"),)),)))
 '(<= (legal ?r noop) (role ?r))'
+>>> [cell, Const("noop")]
+[(cell 1 1 ?x), noop]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from ggp.errors import SourcePos
 
@@ -27,6 +31,9 @@ class Const:
     def __str__(self) -> str:
         return self.name
 
+    def __repr__(self) -> str:
+        return str(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Var:
@@ -36,6 +43,9 @@ class Var:
 
     def __str__(self) -> str:
         return f"?{self.name}"
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +64,9 @@ class Func:
             return f"({self.name})"
         return f"({self.name} {' '.join(map(str, self.args))})"
 
+    def __repr__(self) -> str:
+        return str(self)
+
 
 Term = Const | Var | Func
 Atom = Const | Func
@@ -69,6 +82,9 @@ class Not:
     def __str__(self) -> str:
         return f"(not {self.arg})"
 
+    def __repr__(self) -> str:
+        return str(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Distinct:
@@ -79,6 +95,9 @@ class Distinct:
 
     def __str__(self) -> str:
         return f"(distinct {self.left} {self.right})"
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +110,9 @@ class Or:
         if not self.disjuncts:
             return "(or)"
         return f"(or {' '.join(map(str, self.disjuncts))})"
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 Literal = Const | Func | Not | Distinct | Or
@@ -119,6 +141,9 @@ class Rule:
         parts = " ".join(str(lit) for lit in (self.head, *self.body))
         return f"(<= {parts})"
 
+    def __repr__(self) -> str:
+        return str(self)
+
 
 @dataclass(frozen=True, slots=True)
 class ParseNote:
@@ -145,6 +170,10 @@ class Description:
     compared case-insensitively (held lower-case), but a reply to a host that compares them exactly
     (ggp-base) must use the rules' own spelling. A name written several ways keeps its first spelling; a
     name written as ``(name)`` with no arguments is spelled ``"(name)"`` (ggp-base keeps the parentheses)."""
+    case_sensitive: bool = field(default=False, compare=False)
+    """True when the names are held as written (``parse_kif(..., case_sensitive=...)``): roles and moves
+    read from the wire, which are lower-cased, then denote the game's terms only case-insensitively
+    (:func:`find_move`)."""
 
     def spelled(self, term: Term) -> str:
         """``term`` as KIF text with every name in the rules' own spelling (see :attr:`spellings`)."""
@@ -161,9 +190,13 @@ class Description:
         )
 
 
-KEYWORDS: frozenset[str] = frozenset(
-    {"role", "init", "true", "next", "legal", "does", "goal", "terminal", "base", "input", "sees"}
-)
+KEYWORD_ARITIES: Mapping[str, int] = MappingProxyType({
+    "role": 1, "init": 1, "true": 1, "next": 1, "legal": 2, "does": 2, "goal": 2,
+    "terminal": 0, "base": 1, "input": 2, "sees": 2,
+})
+"""The GDL relation keywords and the arity of each (spec §3; ``sees`` is GDL-II): the one list of them."""
+
+KEYWORDS: frozenset[str] = frozenset(KEYWORD_ARITIES)
 """GDL relation keywords (``distinct``, ``not`` and ``or`` are syntax, see :data:`RESERVED`)."""
 
 RESERVED: frozenset[str] = frozenset({"<=", "not", "distinct", "or"})
@@ -261,8 +294,14 @@ def without_empty_args(term: Term) -> Term:
 
 def find_move(move: Term, legal: Sequence[Term]) -> Term | None:
     """The term of ``legal`` that ``move`` denotes (equal, or equal once empty argument lists are
-    dropped, see :func:`without_empty_args`), else None."""
+    dropped, see :func:`without_empty_args`; failing that, the one legal move whose text differs only in
+    case, for a game read case-sensitively, whose moves come back lower-cased from the wire), else None."""
     if move in legal:
         return move
     wanted = without_empty_args(move)
-    return next((candidate for candidate in legal if without_empty_args(candidate) == wanted), None)
+    found = next((candidate for candidate in legal if without_empty_args(candidate) == wanted), None)
+    if found is not None:
+        return found
+    folded = str(wanted).lower()
+    matches = [candidate for candidate in legal if str(without_empty_args(candidate)).lower() == folded]
+    return matches[0] if len(matches) == 1 else None

@@ -26,6 +26,7 @@ from typing import Literal as TypingLiteral
 
 from ggp.errors import GdlValidationError, SourcePos
 from ggp.gdl.terms import (
+    KEYWORD_ARITIES,
     KEYWORDS,
     RESERVED,
     Atom,
@@ -45,12 +46,6 @@ from ggp.gdl.terms import (
 from ggp.graphs import strongly_connected_components
 
 Severity = TypingLiteral["error", "warning"]
-
-KEYWORD_ARITIES: Mapping[str, int] = {
-    "role": 1, "init": 1, "true": 1, "next": 1, "legal": 2, "does": 2, "goal": 2,
-    "terminal": 0, "base": 1, "input": 2, "sees": 2,
-}
-"""Arity of each GDL keyword (spec §3); ``sees`` is GDL-II."""
 
 REQUIRED: tuple[str, ...] = ("role", "legal", "goal", "terminal")
 """Relations every game must define."""

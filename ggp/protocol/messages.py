@@ -14,9 +14,9 @@ GDL-II (protocol.md §8): PLAY and STOP with 4 arguments, ``(PLAY id turn lastmo
 
 >>> play = parse_message("(PLAY m 2 (ASK 4) ((ANSWER 4 YES)))")
 >>> play.match_id, play.turn, play.last_move
-('m', 2, Func(name='ask', args=(Const(name='4'),)))
+('m', 2, (ask 4))
 >>> play.percepts
-(Func(name='answer', args=(Const(name='4'), Const(name='yes'))),)
+((answer 4 yes),)
 >>> format_message(PlayII("m", 0, None, ()))
 '(PLAY m 0 NIL NIL)'
 
@@ -261,10 +261,11 @@ def _parse_start(args: tuple[SExpr, ...], pos: SourcePos) -> Message:
     role = args[1]
     if not isinstance(role, Word) or role.is_var:
         raise ProtocolError("the role must be a single word", role.pos)
+    rules = _rules(args[2])
     return Start(
         _match_id(args[0]),
-        Const(role.text.lower()),
-        _rules(args[2]),
+        Const(role.text if rules.case_sensitive else role.text.lower()),  # as the rules hold their names
+        rules,
         _clock(args[3], "the start clock"),
         _clock(args[4], "the play clock"),
     )

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ggp.errors import GgpError, IllegalMoveError, ProtocolError
-from ggp.gdl.terms import Description, Term
+from ggp.gdl.terms import Description, Term, find_move
 from ggp.player import AnytimePlayer, Budget, Gdl2Player, Player
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
@@ -71,6 +71,9 @@ class Seat:
         self.state: State | None = None
         self.history: list[State] = []
         self.steps = 0
+        self.as_written = False
+        """The rules hold names as written (read case-sensitively): PLAY's lower-cased moves are matched to
+        the legal moves case-insensitively."""
         self.cancel = threading.Event()
         self._search: threading.Thread | None = None
 
@@ -89,6 +92,7 @@ class Seat:
             raise ProtocolError(f"role {str(self.role)!r} is not a role of this game (roles: {roles})")
         state = machine.initial_state()
         self.player, self.machine, self.state, self.history = player, machine, state, [state]
+        self.as_written = description.case_sensitive
         player.start(machine, self.role, Budget(deadline=deadline, cancel=self.cancel))
 
     def catch_up(self, updates: Sequence[Update], hidden: bool) -> tuple[Move, ...]:
@@ -136,7 +140,7 @@ class Seat:
         candidates = list(reversed(self.history[-(RESYNC_DEPTH + 1):]))
         for back, state in enumerate(candidates):
             try:
-                after = machine.next_state(state, moves)
+                after = machine.next_state(state, self._as_legal(machine, state, moves))
             except (IllegalMoveError, GgpError, ValueError) as exc:
                 if back == 0:
                     log.warning("match %s: joint move (%s) is not legal here (%s); resynchronising",
@@ -150,6 +154,13 @@ class Seat:
             return after
         log.error("match %s: cannot resynchronise with (%s); playing on from the last known state", self.match_id, shown)
         return self.history[-1]
+
+    def _as_legal(self, machine: StateMachine, state: State, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+        """``moves`` as the machine's own terms: as they are, unless the rules hold names as written."""
+        if not self.as_written:
+            return moves
+        return tuple(find_move(move, machine.legal_moves(state, role)) or move
+                     for role, move in zip(machine.roles, moves, strict=True))
 
     def choose(self, hidden: bool, budget_deadline: float, reply_deadline: float) -> tuple[Move | None, str | None]:
         """Search for a move until ``budget_deadline``; by ``reply_deadline - HANDBACK`` at the latest,

@@ -20,7 +20,7 @@ hanging or exhausting the caller's memory.
 >>> machine = ClingoStateMachine(game, GroundingLimits(isolate=False))
 >>> state = machine.initial_state()
 >>> machine.legal_moves(state, machine.roles[0])
-(Const(name='step'),)
+(step,)
 >>> after = machine.next_state(state, machine.legal_joint_moves(state)[0])
 >>> machine.is_terminal(after), machine.goals(after)
 (True, (100,))

@@ -18,7 +18,7 @@ one integer goal, ``next_state_and_percepts`` returning GDL-II ``sees`` percepts
 >>> machine = PerStateMachine(game)
 >>> state = machine.initial_state()
 >>> machine.legal_moves(state, machine.roles[0])
-(Const(name='step'),)
+(step,)
 >>> after = machine.next_state(state, machine.legal_joint_moves(state)[0])
 >>> machine.is_terminal(after), machine.goals(after)
 (True, (100,))

@@ -6,8 +6,9 @@
   ``GGP_FULL_TRACES=1`` to replay every playout (tens of minutes of CPU). The games of :data:`SLOW_GAMES`
   (several seconds each) carry the ``slow`` mark: they run by default, so CI runs them, and
   ``-m "not slow"`` leaves them out of a quick local run. Games listed in tests/known_unsupported.txt
-  (``key: reason``) are skipped with their reason; games of :data:`CASE_SENSITIVE_GAMES` are read with
-  the reference's case-sensitive names. The games only the top-down prover can play
+  (``key: reason``) are skipped with their reason. Every game is read as every command reads it (no
+  case option: wargame03, whose names folding case would merge, is then read case-sensitively, as the
+  reference reads it). The games only the top-down prover can play
   (:data:`PROVER_GAMES`) replay on it directly; that ``auto`` falls back to it is checked with
   ``GGP_FULL_TRACES=1``.
 - Every trace in tests/data/traces (recorded with ``ggp trace`` on the games in kif/) must replay too:
@@ -37,7 +38,6 @@ from ggp.reasoner.prover import ProverMachine
 from ggp.reasoner.traces import load_trace, replay_trace
 from ggp.testing import check_state_machine
 from tests.conftest import (
-    CASE_SENSITIVE_GAMES,
     CORPUS,
     ROOT,
     TRACES,
@@ -91,7 +91,7 @@ def test_the_auto_engine_agrees_with_the_reference_trace(key: str) -> None:
     reason = known_unsupported().get(key)
     if reason is not None:
         pytest.skip(f"known unsupported: {reason}")
-    description = load_kif(CORPUS / f"{key}.kif", case_sensitive=key in CASE_SENSITIVE_GAMES)
+    description = load_kif(CORPUS / f"{key}.kif")
     machine: StateMachine
     if key in PROVER_GAMES:
         machine = ProverMachine(description)

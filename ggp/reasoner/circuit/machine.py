@@ -11,7 +11,7 @@ bit arrays and whole random playouts run inside the evaluator.
 >>> machine = CircuitStateMachine(game, GroundingLimits(isolate=False))
 >>> state = machine.initial_state()
 >>> machine.legal_moves(state, machine.roles[0])
-(Const(name='step'),)
+(step,)
 >>> machine.random_playouts(100, seed=1, batch=64).mean_depth
 1.0
 """

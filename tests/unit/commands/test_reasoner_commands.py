@@ -136,22 +136,43 @@ def test_a_game_no_engine_can_ground_in_time_fails_with_one_line_naming_engines_
         assert lines[0].startswith(f"{game}: error[grounding]: ")
 
 
-def test_case_sensitive_reading_keeps_names_apart_as_the_reference_does(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_game_whose_names_folding_would_merge_is_read_case_sensitively_with_one_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    # wargame03's bug in small: the rules write 'Big' once and test 'big', so by GDL (case ignored) the
-    # game ends at once, while read case-sensitively, as ggp-base reads it, 'Big' never matches.
+    # wargame03's bug in small: the rules write 'Big' once and test 'big'. Folded (GDL's reading) the game
+    # ends at once; read as written, as ggp-base reads it and as every command now reads it by default,
+    # 'Big' never matches and the game takes a step.
     game = tmp_path / "case.kif"
     game.write_text("(role a) (size Big) (init (at 0)) (legal a go) (<= (next (at 1)) (does a go))\n"
                     "(<= terminal (size big)) (<= terminal (true (at 1))) (goal a 100)")
     out = tmp_path / "case.json"
-    assert main(["trace", str(game), "--playouts", "1", "-o", str(out)]) == 0
+    assert main(["trace", str(game), "--playouts", "1", "--fold-case", "-o", str(out)]) == 0
     assert len(json.loads(out.read_text())["playouts"][0]["steps"]) == 1  # terminal at once
-    assert main(["trace", str(game), "--playouts", "1", "--case-sensitive", "-o", str(out)]) == 0
+    caplog.clear()
+    assert main(["trace", str(game), "--playouts", "1", "-o", str(out)]) == 0
     assert len(json.loads(out.read_text())["playouts"][0]["steps"]) == 2
+    warnings = [r.getMessage() for r in caplog.records if "case-sensitively" in r.getMessage()]
+    assert warnings == [f"{game}: names read case-sensitively, as ggp-base reads them: folding case would merge "
+                        "'Big' and 'big' (--fold-case, or case_sensitive=False, reads them as one, as GDL says)"]
     capsys.readouterr()
+    assert main(["replay", str(game), str(out)]) == 0
     assert main(["replay", str(game), str(out), "--case-sensitive"]) == 0
-    assert main(["replay", str(game), str(out)]) == 1
+    assert main(["replay", str(game), str(out), "--fold-case"]) == 1
+
+
+def test_a_plain_game_is_read_with_folded_names_and_no_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Capitals written one way each (keywords aside, which every reader folds): folding merges nothing, so
+    # the names are held lower-case as before.
+    game = tmp_path / "plain.kif"
+    game.write_text("(ROLE a) (Size Big) (INIT (At 0)) (LEGAL a Go) (<= (NEXT (At 1)) (DOES a Go))\n"
+                    "(<= Terminal (TRUE (At 1))) (GOAL a 100)")
+    out = tmp_path / "plain.json"
+    assert main(["trace", str(game), "--playouts", "1", "-o", str(out)]) == 0
+    steps = json.loads(out.read_text())["playouts"][0]["steps"]
+    assert [step["state"] for step in steps] == [["(at 0)"], ["(at 1)"]] and steps[0]["does"] == ["go"]
+    assert not [r for r in caplog.records if "case-sensitively" in r.getMessage()]
 
 
 @pytest.mark.parametrize("command", [

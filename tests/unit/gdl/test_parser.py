@@ -60,7 +60,7 @@ def test_positions_survive_comments_and_line_breaks() -> None:
 
 
 def test_names_are_lower_cased_and_mixed_spellings_noted() -> None:
-    description = parse_kif("(ROLE Xplayer)\n(role xplayer)")
+    description = parse_kif("(ROLE Xplayer)\n(role xplayer)", case_sensitive=False)
     assert str(description.rules[0]) == "(role xplayer)"
     assert [note.check for note in description.notes] == ["capitalisation", "capitalisation"]
 
@@ -133,7 +133,8 @@ def test_parsed_values_are_frozen_and_hashable() -> None:
     import dataclasses
 
     first = parse_kif("(role x)\n(<= (legal x (mark ?c)) (true (cell ?c)) (not (true done)))", "a.kif")
-    second = parse_kif("(ROLE X) (<= (LEGAL x (mark ?C)) (true (cell ?c)) (not (true done)))", "b.kif")
+    second = parse_kif("(ROLE X) (<= (LEGAL x (mark ?C)) (true (cell ?c)) (not (true done)))", "b.kif",
+                       case_sensitive=False)
     assert first == second and hash(first) == hash(second)
     assert len({*first.rules, *second.rules}) == 2  # positions and file names take no part in equality
     assert {parse_term("(f a ?x)"): 1}[parse_term("(F A ?X)")] == 1
@@ -145,7 +146,7 @@ def test_parsed_values_are_frozen_and_hashable() -> None:
 
 def test_case_sensitive_reading_keeps_names_and_variables_as_written_but_not_keywords() -> None:
     text = "(ROLE x) (<= (LEGAL x (Mark ?C)) (TRUE (cell ?C)) (NOT (Cell ?c)) (Distinct ?C ?c))"
-    folded = parse_kif(text)
+    folded = parse_kif(text, case_sensitive=False)
     assert [str(rule) for rule in folded.rules] == [
         "(role x)", "(<= (legal x (mark ?c)) (true (cell ?c)) (not (cell ?c)) (distinct ?c ?c))"
     ]
@@ -156,3 +157,50 @@ def test_case_sensitive_reading_keeps_names_and_variables_as_written_but_not_key
     ]
     assert kept.spellings == ()  # names are held as written
     assert parse_kif(text, case_sensitive=True).rules != folded.rules
+
+
+def test_a_text_whose_names_folding_would_merge_is_read_case_sensitively_with_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # wargame03 in small: (type t2 VerticalTerrorist) is tested as verticalTerrorist. Folded, that is a
+    # vertical terrorist; for ggp-base, the reference, it is none: two different games.
+    text = "(role a) (type t2 VerticalTerrorist) (<= (moves ?t) (type ?t verticalTerrorist))"
+    read = parse_kif(text, "war.kif")
+    assert read.case_sensitive and read == parse_kif(text, case_sensitive=True)
+    assert [str(rule) for rule in read.rules][1] == "(type t2 VerticalTerrorist)"
+    assert not parse_kif(text, case_sensitive=False).case_sensitive
+    parse_kif(text, "war.kif")  # read again: the warning is not repeated
+    warnings = [record.getMessage() for record in caplog.records if record.levelname == "WARNING"]
+    assert warnings == ["war.kif: names read case-sensitively, as ggp-base reads them: folding case would merge "
+                        "'VerticalTerrorist' and 'verticalTerrorist' (--fold-case, or case_sensitive=False, reads "
+                        "them as one, as GDL says)"]
+
+
+@pytest.mark.parametrize("text", [
+    "(role a) (<= (p ?X) (q ?x))",  # two spellings of a variable in one rule are two variables for ggp-base
+    "(role a) (Cell 1) (<= p (cell 1))",
+])
+def test_every_merge_of_names_or_of_variables_in_one_rule_counts(text: str) -> None:
+    assert parse_kif(text).case_sensitive
+
+
+@pytest.mark.parametrize("text", [
+    "(ROLE a) (Role b) (<= TERMINAL (TRUE (Done)))",  # keywords fold in every reading
+    "(role a) (<= (p ?X) (q ?X)) (<= (r ?x) (q ?x))",  # ?X and ?x in different rules never meet
+    "(role a) (Cell 1) (<= p (Cell 1))",  # one spelling each
+])
+def test_a_plain_text_keeps_folding_case_without_a_warning(text: str, caplog: pytest.LogCaptureFixture) -> None:
+    read = parse_kif(text)
+    assert not read.case_sensitive and str(read.rules[-1]) == str(parse_kif(text.lower()).rules[-1])
+    assert not caplog.records
+
+
+def test_a_start_message_reads_its_rules_and_role_as_the_loader_reads_the_file() -> None:
+    from ggp.gdl.terms import Const
+    from ggp.protocol.messages import Start, format_message, parse_message
+
+    rules = parse_kif("(role Soldier) (type t2 Vertical) (<= (legal Soldier go) (type t2 vertical)) (goal Soldier 0)")
+    assert rules.case_sensitive and rules.roles == (Const("Soldier"),)
+    message = parse_message(format_message(Start("m1", Const("Soldier"), rules, 10, 5)))
+    assert isinstance(message, Start) and message.description.case_sensitive
+    assert message.description == rules and message.role == Const("Soldier")

@@ -359,10 +359,10 @@ async def test_a_cross_site_get_cannot_start_a_match_but_a_post_can(
 async def test_moves_are_answered_in_the_rules_own_spelling(make_client: Callable[..., Awaitable[Client]]) -> None:
     # ggp-base compares move names case-sensitively: snake2p's (moveUp) answered as (moveup) was IL.
     client = await make_client()
-    rules = "((role first) (role second) (init (Take 1 1)) (<= (legal first (TAKE ?x ?y)) (true (Take ?x ?y))))"
+    rules = "((role first) (role second) (init (Take 1 1)) (<= (legal first (Take ?x ?y)) (true (Take ?x ?y))))"
     assert (await post(client, f"(START cap first {rules} 10 5)"))[1] == "ready"
     status, text = await post(client, "(PLAY cap NIL)")
-    # Names are compared case-insensitively (the move is legal), and the reply uses the first spelling.
+    # Names are compared case-insensitively (the machine's move is lower-case), and the reply uses the rules' spelling.
     assert status == 200 and text == "(Take 1 1)"
 
 
@@ -370,7 +370,7 @@ def test_the_first_spelling_of_a_name_and_its_parentheses_are_kept() -> None:
     from ggp.gdl.parser import parse_kif
 
     game = parse_kif("(role White) (init (cell a)) (<= (legal White (moveUp)) (true (cell a))) "
-                     "(<= (next (cell a)) (does white MOVEUP))")
+                     "(<= (next (cell a)) (does white MOVEUP))", case_sensitive=False)  # GDL's reading: folded
     # (moveUp) has no arguments: ggp-base keeps it a function, so it is answered with its parentheses.
     assert dict(game.spellings) == {"white": "White", "moveup": "(moveUp)"}
     assert game.spelled(parse_kif("(moveup white)").rules[0].head) == "(moveUp White)"
@@ -401,3 +401,19 @@ async def test_idle_connections_are_closed_and_do_not_make_the_player_deaf(monke
         for _, writer in [*streams, (slow_reader, slow_writer)]:
             writer.close()
         await launched.close()
+
+
+async def test_a_game_read_case_sensitively_takes_its_role_and_moves_from_the_wire(
+    make_client: Callable[..., Awaitable[Client]],
+) -> None:
+    # 'Big' and 'big' would merge if folded, so the rules are read as written (as ggp-base reads them): the
+    # game never ends on (kind big). PLAY's moves arrive lower-cased and must still be applied.
+    from ggp.reasoner.engines import make_machine
+
+    client = await make_client(machine_factory=lambda description: make_machine(description, "per-state"))
+    rules = ("((role Soldier) (role other) (kind Big) (init (at 0)) (<= (legal Soldier Step) (true (at 0)))"
+             " (<= (legal Soldier wait) (true (at 1))) (legal other noop) (<= (next (at 1)) (does Soldier Step))"
+             " (<= (next (at 1)) (true (at 1))) (<= terminal (kind big)) (goal Soldier 100) (goal other 0))")
+    assert (await post(client, f"(START cs Soldier {rules} 10 5)"))[1] == "ready"
+    assert await post(client, "(PLAY cs NIL)") == (200, "Step")
+    assert await post(client, "(PLAY cs (Step noop))") == (200, "wait")  # read as (step noop)

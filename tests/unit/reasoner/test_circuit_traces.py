@@ -21,7 +21,7 @@ from ggp.reasoner.circuit import CircuitStateMachine, CircuitTooLargeError
 from ggp.reasoner.circuit.evaluate import EvaluatorKind
 from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
 from ggp.reasoner.traces import load_trace, replay_trace
-from tests.conftest import CASE_SENSITIVE_GAMES, CORPUS, TRACES, known_unsupported, needs_shared
+from tests.conftest import CORPUS, TRACES, known_unsupported, needs_shared
 from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import LOCAL
 
@@ -48,7 +48,7 @@ def _replay(trace_path: Path, evaluator: EvaluatorKind, max_nodes: int) -> None:
     if reason is not None:
         pytest.skip(f"known unsupported: {reason}")
     try:
-        description = load_kif(CORPUS / f"{trace_path.stem}.kif", case_sensitive=trace_path.stem in CASE_SENSITIVE_GAMES)
+        description = load_kif(CORPUS / f"{trace_path.stem}.kif")
         machine = CircuitStateMachine(description, LOCAL, evaluator=evaluator, max_nodes=max_nodes)
     except CircuitTooLargeError:
         pytest.skip(f"over {max_nodes:,} ground rules (GGP_CIRCUIT_ALL_TRACES=1 replays it)")
