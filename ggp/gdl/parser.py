@@ -367,24 +367,22 @@ def case_merges(items: list[SExpr]) -> tuple[tuple[str, ...], ...]:
     return (*groups, *merged)
 
 
-_WARNED: set[tuple[str, tuple[tuple[str, ...], ...]]] = set()
+_WARNED: set[int] = set()
+"""Hashes of the games warned about: one line per game and process, however often it is read (a file,
+then the START message of an in-process player: rules compare without their positions)."""
 _WARNED_LOCK = threading.Lock()
 
 
-def _read_case_sensitively(items: list[SExpr], file: str) -> bool:
-    """True, with one warning line (once per file and process), when folding case would change the game."""
-    merges = case_merges(items)
-    if not merges:
-        return False
+def _warn_case_sensitive(file: str, merges: tuple[tuple[str, ...], ...], rules: tuple[Rule, ...]) -> None:
+    """The one warning line of a game read case-sensitively because folding would merge ``merges``."""
     with _WARNED_LOCK:
-        first = (file, merges) not in _WARNED
-        _WARNED.add((file, merges))
+        first = hash(rules) not in _WARNED
+        _WARNED.add(hash(rules))
     if first:
         shown = "; ".join(" and ".join(repr(spelling) for spelling in group) for group in merges[:3])
         more = f" (and {len(merges) - 3} more)" if len(merges) > 3 else ""
         log.warning("%s: names read case-sensitively, as ggp-base reads them: folding case would merge %s%s "
                     "(--fold-case, or case_sensitive=False, reads them as one, as GDL says)", file, shown, more)
-    return True
 
 
 def description_from_sexprs(
@@ -392,12 +390,14 @@ def description_from_sexprs(
 ) -> Description:
     """Convert already-read s-expressions (e.g. the rules inside a START message) into rules;
     ``case_sensitive`` as in :func:`parse_kif`."""
-    if case_sensitive is None:
-        case_sensitive = _read_case_sensitively(items, file)
-    converter = _Converter(case_sensitive)
+    merges = case_merges(items) if case_sensitive is None else ()
+    as_written = bool(merges) if case_sensitive is None else case_sensitive
+    converter = _Converter(as_written)
     rules = tuple(converter.sentence(item) for item in items)
+    if merges:
+        _warn_case_sensitive(file, merges, rules)
     notes = tuple(converter.notes + converter.capitalisation_notes())
-    return Description(rules, file, notes, converter.spelling_table(), case_sensitive)
+    return Description(rules, file, notes, converter.spelling_table(), as_written)
 
 
 def parse_kif(

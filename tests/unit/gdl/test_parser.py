@@ -170,6 +170,10 @@ def test_a_text_whose_names_folding_would_merge_is_read_case_sensitively_with_on
     assert [str(rule) for rule in read.rules][1] == "(type t2 VerticalTerrorist)"
     assert not parse_kif(text, case_sensitive=False).case_sensitive
     parse_kif(text, "war.kif")  # read again: the warning is not repeated
+    from ggp.gdl.terms import Const
+    from ggp.protocol.messages import Start, format_message, parse_message
+
+    assert parse_message(format_message(Start("m", Const("a"), read, 10, 5))) == Start("m", Const("a"), read, 10, 5)
     warnings = [record.getMessage() for record in caplog.records if record.levelname == "WARNING"]
     assert warnings == ["war.kif: names read case-sensitively, as ggp-base reads them: folding case would merge "
                         "'VerticalTerrorist' and 'verticalTerrorist' (--fold-case, or case_sensitive=False, reads "
