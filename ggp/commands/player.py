@@ -78,9 +78,12 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger().setLevel(logging.INFO)
     name = args.name or kind
     limits = PlayerLimits(memory_mb=args.max_memory_mb, max_call_s=args.max_call_s)
-    # The machine factory goes to the worker process: a partial of a module-level function pickles.
+    # The machine factories go to the worker process: partials of a module-level function pickle. A player
+    # started again mid-match (a setup over its bound, a dead worker) plays on the prover at once, then
+    # on the circuit when it is built.
     app = create_player_app(functools.partial(make_player, spec, args.seed), name,
-                            functools.partial(playing_machine, engine=args.engine), species=kind, limits=limits)
+                            functools.partial(playing_machine, engine=args.engine), species=kind, limits=limits,
+                            recovery_factory=functools.partial(playing_machine, engine=args.engine, quick="prover"))
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is a normal way to stop
         asyncio.run(_serve(app, args.host, args.port))

@@ -780,6 +780,7 @@ def create_player_app(
     *,
     species: str | None = None,
     limits: PlayerLimits | None = None,
+    recovery_factory: MachineFactory | None = None,
 ) -> web.Application:
     """The player's web application.
 
@@ -787,12 +788,14 @@ def create_player_app(
     machine of each START's rules (the command wires the engine, e.g.
     ``ggp.reasoner.engines.engine_factory("auto")``; tests pass pure-Python games), so this module
     never loads a reasoner itself. ``name`` and ``species`` are what INFO reports. With ``limits``
-    the reasoning runs in a worker process under them (see :class:`PlayerHost`). Raises
+    the reasoning runs in a worker process under them (see :class:`PlayerHost`); ``recovery_factory``
+    builds the machine of a player started again mid-match (default: the standby engine). Raises
     :class:`ProtocolError` for a name that is not one word.
     """
     info_reply(name, species or name)  # fail now, not at the first INFO
     app = web.Application(client_max_size=MAX_BODY)
-    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits)
+    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits,
+                                  recovery_factory=recovery_factory)
     cap_connections(app)
     app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
     app.router.add_post("/{tail:.*}", _handle_post)
