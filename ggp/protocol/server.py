@@ -473,7 +473,7 @@ class PlayerHost:
             return READY  # logged; the player starts again on the recovery engine
         except (GgpError, ValueError, RecursionError) as exc:
             reason = one_line(exc)
-            if await self._standby_plays(match, deadline):
+            if await self._standby_fails(match, deadline) is None:
                 self._recover(match, f"its engine cannot play these rules ({reason})")
                 return READY
             match.failed = reason
@@ -498,18 +498,19 @@ class PlayerHost:
         started.add_done_callback(_retrieve)
         match.standby_started = started
 
-    async def _standby_plays(self, match: _Match, deadline: float) -> bool:
-        """Whether the standby seat started (waiting for it until ``deadline``); its failure is logged."""
+    async def _standby_fails(self, match: _Match, deadline: float) -> str | None:
+        """None when the standby seat started (waiting for it until ``deadline``), else why not (logged;
+        "" when there is none or it is still starting)."""
         if match.standby_started is None:
-            return False
+            return ""
         try:
             await self._until(match.standby_started, deadline)
         except TimeoutError:
-            return False
+            return ""
         except Exception as exc:
             log.info("match %s: the standby engine cannot play these rules either: %s", match.match_id, one_line(exc))
-            return False
-        return True
+            return one_line(exc)
+        return None
 
     def _standby_step(self, match: _Match, update: Update) -> asyncio.Future[tuple[Move, ...]] | None:
         """Apply ``update`` to the standby seat (in its thread, in arrival order); the future of its legal moves."""
@@ -590,7 +591,8 @@ class PlayerHost:
                 except Exception as exc:  # a standby that failed or is too slow: nothing to answer
                     why = f"{why}; the standby engine has no move ({one_line(exc)})"
             if not legal:
-                log.warning("match %s: %s; no legal move known, answering nil", match.match_id, why)
+                log.warning("match %s: %s; no legal move known, answering nil", match.match_id,
+                            why or "the player was given up")
                 return NIL
             move = legal[0]
         if why is not None:
@@ -603,7 +605,7 @@ class PlayerHost:
         """The player's seat's legal moves (None: not known) and its move (None: none by the deadline, with
         why); ``(legal, move, why)``, where ``why`` says what went wrong even when a move came."""
         if match.given_up is not None:
-            return None, None, f"the player was given up ({match.given_up})"
+            return None, None, None  # said once, when it was given up: the standby's moves are expected now
         handoff = deadline - (STANDBY_RESERVE if match.standby is not None else 0.0)
         setup = match.setup
         if setup is None:
