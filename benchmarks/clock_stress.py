@@ -10,10 +10,11 @@ from scratch, as for a game never seen); ``--warm`` keeps the user's caches.
 
 Per side and match the row counts the host's TO, IL and CE (ggp-base records a ``nil`` as IL) and the
 ``nil`` replies our player logged; rows are appended to ``benchmarks/data/clock_stress.jsonl`` (one JSON
-object per match, so runs add up). Usage:
+object per match, so runs add up, each naming the commit that played). ``--code DIR`` plays another
+checkout's ``ggp`` (the code before a change, say) under the same conditions. Usage:
 
     python benchmarks/clock_stress.py [--games checkers merrills] [--matches 1] [--startclock 5]
-        [--playclock 2] [--hogs N] [--warm] [--table]
+        [--playclock 2] [--hogs N] [--warm] [--code DIR] [--table]
 """
 
 from __future__ import annotations
@@ -49,13 +50,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(spec: str, log: Path, cache: Path | None) -> Iterator[str]:
-    """``ggp player SPEC`` (``-v``: its log says every fallback) until the block ends; yields ``host:port``."""
+def serving(spec: str, log: Path, cache: Path | None, code: Path) -> Iterator[str]:
+    """``ggp player SPEC`` of the checkout ``code`` (``-v``: its log says every fallback) until the block
+    ends; yields ``host:port``."""
     port = free_port()
-    env = dict(os.environ) if cache is None else {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
     with log.open("wb") as sink:
         process = subprocess.Popen([sys.executable, "-m", "ggp", "player", spec, "--name", spec, "--port", str(port),
-                                    "-v"], stdout=sink, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+                                    "-v"], stdout=sink, stderr=subprocess.STDOUT, cwd=code, env=env)
     try:
         for _ in range(600):
             if process.poll() is not None:
@@ -105,6 +109,14 @@ def counts(codes: list[str], log: str) -> dict[str, int]:
             "restarts": log.count("the player starts again"), "given_up": log.count("the player is given up")}
 
 
+def commit(code: Path) -> str:
+    """The short commit of the checkout ``code`` (``+`` when it has uncommitted changes)."""
+    head = subprocess.run(["git", "-C", str(code), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(code), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True)
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
 def run(args: argparse.Namespace) -> None:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="clock-stress-") as scratch, hogs(args.hogs):
@@ -115,7 +127,7 @@ def run(args: argparse.Namespace) -> None:
                 logs = [Path(scratch) / f"{game}-{index}-{spec}.log" for spec in order]
                 with ExitStack() as stack:
                     seats = [stack.enter_context(serving(
-                        spec, log, None if args.warm else Path(tempfile.mkdtemp(dir=scratch))))
+                        spec, log, None if args.warm else Path(tempfile.mkdtemp(dir=scratch)), args.code))
                         for spec, log in zip(order, logs)]
                     began = time.monotonic()
                     match = play_match(kif, seats, args.startclock, args.playclock)
@@ -128,7 +140,7 @@ def record(game: str, order: tuple[str, ...], match: dict[str, object], logs: li
     row: dict[str, object] = {
         "date": datetime.date.today().isoformat(), "game": game, "startclock": args.startclock,
         "playclock": args.playclock, "hogs": args.hogs, "cores": os.cpu_count(), "warm": args.warm,
-        "seats": list(order), "seconds": round(took, 1)}
+        "seats": list(order), "seconds": round(took, 1), "commit": commit(args.code)}
     if "failed" in match:
         row["failed"] = match["failed"]
     else:
@@ -144,17 +156,17 @@ def record(game: str, order: tuple[str, ...], match: dict[str, object], logs: li
 
 def table() -> None:
     """The rows so far: per game and player, matches, TO / IL / CE, nil, restarts."""
-    totals: dict[tuple[str, str], list[int]] = {}
+    totals: dict[tuple[str, str, str], list[int]] = {}
     for line in RESULTS.read_text().splitlines() if RESULTS.exists() else []:
         row = json.loads(line)
         for spec, found in cast(dict[str, dict[str, int]], row.get("errors", {})).items():
-            total = totals.setdefault((row["game"], spec), [0, 0, 0, 0, 0, 0])
+            total = totals.setdefault((row.get("commit", "?"), row["game"], spec), [0, 0, 0, 0, 0, 0])
             for i, value in enumerate((1, found["TO"], found["IL"], found["CE"], found["nil"], found["restarts"])):
                 total[i] += value
-    print("| Game | Player | Matches | TO | IL | CE | nil | restarts |")
-    print("|---|---|---|---|---|---|---|---|")
-    for (game, spec), (matches, to, il, ce, nil, restarts) in sorted(totals.items()):
-        print(f"| {game} | `{spec}` | {matches} | {to} | {il} | {ce} | {nil} | {restarts} |")
+    print("| Code | Game | Player | Matches | TO | IL | CE | nil | restarts |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (code, game, spec), (matches, to, il, ce, nil, restarts) in sorted(totals.items()):
+        print(f"| {code} | {game} | `{spec}` | {matches} | {to} | {il} | {ce} | {nil} | {restarts} |")
 
 
 def main() -> None:
@@ -165,6 +177,7 @@ def main() -> None:
     parser.add_argument("--playclock", type=int, default=2)
     parser.add_argument("--hogs", type=int, default=os.cpu_count() or 2, help="CPU-bound busy loops (default: one per core)")
     parser.add_argument("--warm", action="store_true", help="keep the compiled-circuit caches between matches")
+    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose ggp plays (default: this one)")
     parser.add_argument("--table", action="store_true", help="only print the table of the rows so far")
     args = parser.parse_args()
     if not args.table:
