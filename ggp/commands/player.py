@@ -5,6 +5,9 @@
 or ``--seconds`` limit every move further than the play clock does. The reasoning (building the
 machine at START, the search at PLAY) runs in a worker process bounded by ``--max-memory-mb`` and in
 time by the match's clocks (capped by ``--max-call-s``): see :class:`~ggp.protocol.server.PlayerLimits`.
+Every step still gets a legal move when the worker is slow, over a bound or dead: a standby seat on the
+prover answers, and the player starts again in a fresh worker (docs/players.md, "A legal move at any
+clock").
 """
 
 from __future__ import annotations
