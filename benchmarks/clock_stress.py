@@ -14,7 +14,7 @@ object per match, so runs add up, each naming the commit that played). ``--code 
 checkout's ``ggp`` (the code before a change, say) under the same conditions. Usage:
 
     python benchmarks/clock_stress.py [--games checkers merrills] [--matches 1] [--startclock 5]
-        [--playclock 2] [--hogs N] [--warm] [--code DIR] [--table]
+        [--playclock 2] [--hogs N] [--warm] [--code DIR] [--first INDEX] [--table]
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="clock-stress-") as scratch, hogs(args.hogs):
         for game in args.games:
             kif = CORPUS / f"{game}.kif"
-            for index in range(args.matches):
+            for index in range(args.first, args.first + args.matches):
                 order = PLAYERS if index % 2 == 0 else PLAYERS[::-1]
                 logs = [Path(scratch) / f"{game}-{index}-{spec}.log" for spec in order]
                 with ExitStack() as stack:
@@ -132,15 +132,15 @@ def run(args: argparse.Namespace) -> None:
                     began = time.monotonic()
                     match = play_match(kif, seats, args.startclock, args.playclock)
                     took = time.monotonic() - began
-                record(game, order, match, [log.read_text(errors="replace") for log in logs], took, args)
+                record(game, index, order, match, [log.read_text(errors="replace") for log in logs], took, args)
 
 
-def record(game: str, order: tuple[str, ...], match: dict[str, object], logs: list[str], took: float,
+def record(game: str, index: int, order: tuple[str, ...], match: dict[str, object], logs: list[str], took: float,
            args: argparse.Namespace) -> None:
     row: dict[str, object] = {
         "date": datetime.date.today().isoformat(), "game": game, "startclock": args.startclock,
         "playclock": args.playclock, "hogs": args.hogs, "cores": os.cpu_count(), "warm": args.warm,
-        "seats": list(order), "seconds": round(took, 1), "commit": commit(args.code)}
+        "seats": list(order), "index": index, "seconds": round(took, 1), "commit": commit(args.code)}
     if "failed" in match:
         row["failed"] = match["failed"]
     else:
@@ -173,6 +173,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", nargs="+", default=["checkers", "merrills"])
     parser.add_argument("--matches", type=int, default=1, help="matches per game (seats swap each match)")
+    parser.add_argument("--first", type=int, default=0, help="index of the first match (odd: seats swapped)")
     parser.add_argument("--startclock", type=int, default=5)
     parser.add_argument("--playclock", type=int, default=2)
     parser.add_argument("--hogs", type=int, default=os.cpu_count() or 2, help="CPU-bound busy loops (default: one per core)")
