@@ -110,9 +110,10 @@ def counts(codes: list[str], log: str) -> dict[str, int]:
 
 
 def commit(code: Path) -> str:
-    """The short commit of the checkout ``code`` (``+`` when it has uncommitted changes)."""
+    """The short commit of the checkout ``code`` (``+`` when its ``ggp`` has uncommitted changes: this
+    script's own results file does not count)."""
     head = subprocess.run(["git", "-C", str(code), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(["git", "-C", str(code), "status", "--porcelain", "--untracked-files=no"],
+    dirty = subprocess.run(["git", "-C", str(code), "status", "--porcelain", "--untracked-files=no", "--", "ggp"],
                            capture_output=True, text=True)
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
