@@ -5,7 +5,8 @@ is played by the one match loop (:func:`ggp.match.local.play_local`, rules in do
 fresh players (seeded from the arena seed, the game number and the seat); the seats rotate from game
 to game, so every entrant plays every role equally often when ``games`` is a multiple of the number
 of player roles. The chance role ``random`` gets no entrant: the loop plays it. A player that raises
-or chooses an illegal move gets the match's fallback move (counted in ``errors``).
+plays its best move so far or its first legal move (:mod:`ggp.match.local`, logged); one that chooses
+an illegal move gets the match's fallback move (counted in ``errors``).
 
 >>> outcome_of(0, (100, 0)), outcome_of(1, (50, 50)), outcome_of(1, (100, 0))
 ('win', 'draw', 'loss')

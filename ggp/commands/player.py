@@ -5,6 +5,9 @@
 or ``--seconds`` limit every move further than the play clock does. The reasoning (building the
 machine at START, the search at PLAY) runs in a worker process bounded by ``--max-memory-mb`` and in
 time by the match's clocks (capped by ``--max-call-s``): see :class:`~ggp.protocol.server.PlayerLimits`.
+Every step still gets a legal move when the worker is slow, over a bound or dead: a standby seat on the
+prover answers, and the player starts again in a fresh worker (docs/players.md, "A legal move at any
+clock").
 """
 
 from __future__ import annotations
@@ -78,9 +81,12 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger().setLevel(logging.INFO)
     name = args.name or kind
     limits = PlayerLimits(memory_mb=args.max_memory_mb, max_call_s=args.max_call_s)
-    # The machine factory goes to the worker process: a partial of a module-level function pickles.
+    # The machine factories go to the worker process: partials of a module-level function pickle. A player
+    # started again mid-match (a setup over its bound, a dead worker) plays on the prover at once, then
+    # on the circuit when it is built.
     app = create_player_app(functools.partial(make_player, spec, args.seed), name,
-                            functools.partial(playing_machine, engine=args.engine), species=kind, limits=limits)
+                            functools.partial(playing_machine, engine=args.engine), species=kind, limits=limits,
+                            recovery_factory=functools.partial(playing_machine, engine=args.engine, quick="prover"))
     print(f"ggp player {name} ({spec}, engine {args.engine}) on http://{args.host}:{args.port}/", file=sys.stderr)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is a normal way to stop
         asyncio.run(_serve(app, args.host, args.port))

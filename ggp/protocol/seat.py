@@ -12,6 +12,13 @@ aiohttp, so a worker starts quickly.
 Every method waits first for a search that overran its deadline to end (it was cancelled when the
 deadline came), so players and machines are never used from two threads at once.
 
+The same class is the server's *standby* seat (:func:`standby_machine`, :class:`StandbyPlayer`): a
+second seat of every GDL match, in the server process itself, on the top-down prover, which builds in
+milliseconds. It follows every joint move, so from START on the match always has a legal move to give
+while the player's own seat builds its engines, starts again in a fresh worker, or has failed; a seat
+that starts again replays the match's joint moves from the initial state (its
+:meth:`Seat.catch_up` takes them all at once).
+
 >>> from ggp.gdl.parser import parse_kif
 >>> from ggp.players.legal_player import LegalPlayer
 >>> from ggp.reasoner.per_state import PerStateMachine
@@ -214,6 +221,58 @@ class Seat:
         finally:
             if self.player is not None:
                 self.player.stop()
+
+
+class StandbyPlayer:
+    """The player of a standby seat: it never searches (the server answers the first legal move)."""
+
+    name = "standby"
+
+    def start(self, machine: StateMachine, role: Role, budget: Budget) -> None:
+        """Nothing to prepare."""
+
+    def choose(self, state: State, budget: Budget) -> Move:
+        """The first legal move of the role (the server asks the seat's legal moves instead)."""
+        raise GgpError("the standby player does not search")
+
+    def stop(self) -> None:
+        """Nothing to release."""
+
+
+STANDBY_QUERY_SECONDS = 10.0
+"""Time limit of one query of the standby engine (it runs in the player server's own process)."""
+
+STANDBY_QUERY_ATOMS = 500_000
+"""Answers one query of the standby engine may table: bounds its memory in the player server's process
+(a game whose legal moves are a 5-ary join over 100 objects fails with one line instead)."""
+
+
+def standby_machine(description: Description) -> StateMachine:
+    """The standby engine: the rules checked by the GDL validator (raises
+    :class:`~ggp.errors.GdlValidationError`), then the top-down prover, which grounds nothing, builds in
+    milliseconds (checkers: 6 ms) and plays every corpus game, about 10x slower a step than the per-state
+    engine: enough to list legal moves at once, not to search well. Each query is bounded by
+    :data:`STANDBY_QUERY_SECONDS` and :data:`STANDBY_QUERY_ATOMS`.
+
+    >>> from ggp.gdl.parser import parse_kif
+    >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
+    >>> type(standby_machine(game)).__name__
+    'ProverMachine'
+    """
+    from ggp.gdl.validator import check_or_raise
+    from ggp.reasoner.machine import GroundingLimits
+    from ggp.reasoner.prover import ProverMachine
+
+    check_or_raise(description)
+    return ProverMachine(description, GroundingLimits(seconds=STANDBY_QUERY_SECONDS, max_atoms=STANDBY_QUERY_ATOMS))
+
+
+def standby_legal(seat: Seat, updates: Sequence[Update]) -> tuple[Move, ...]:
+    """Apply ``updates`` to a started standby seat; its role's legal moves after them (GgpError when
+    the seat did not start)."""
+    if seat.machine is None:
+        raise GgpError("the standby engine did not start")
+    return seat.catch_up(updates, hidden=False)
 
 
 # --- in a worker process ------------------------------------------------------------------------

@@ -11,25 +11,37 @@ The reasoning of a match (building the state machine, the player's search) is do
 in one search thread of this process (tests, players embedded in another program); with them (``ggp
 player``) it runs in a worker process whose address space is bounded and whose every call is bounded
 in time, relative to the match's clocks (see :class:`PlayerLimits`). A call over a bound kills the
-worker (one WARNING line says which bound), a fresh worker is started for the next match, and the
-match is marked failed: the server answers every later PLAY of it with ``nil`` at once and INFO with
-``available``. Meanwhile the event loop stays free: INFO, ABORT and STOP are answered, and SIGTERM
-stops the server.
+worker (one WARNING line says which bound) and a fresh worker is started. Meanwhile the event loop stays
+free: INFO, ABORT and STOP are answered, and SIGTERM stops the server.
+
+**A legal move at any clock.** Besides the player's seat, every GDL match has a *standby* seat in this
+process (its own thread) on a cheap engine that builds at once (``standby_factory``, by default the
+top-down prover: :func:`~ggp.protocol.seat.standby_machine`); it follows every joint move. Whenever the
+player's seat has no move by the reply deadline (its setup is still building the engines, applying the
+moves or the search overran, its worker died or was killed over a bound), the reply is the player's
+best move so far, else the first legal move its seat knows, else the standby's first legal move. A
+player's seat that hits a bound, dies or cannot build its engine is started again, in a fresh worker,
+with a fresh player on ``recovery_factory`` (the standby engine unless the command wires one that also
+upgrades to the compiled circuit), and replays the match's joint moves from the initial state; after
+:data:`MAX_RESTARTS` restarts, or when even the recovery engine cannot play the rules, the standby seat
+plays the rest of the match alone (one WARNING line). ``nil`` is answered only when no engine knows a
+legal move (or the role has none).
 
 Match flow (protocol.md §3-4):
 
-- START builds the state machine and calls ``player.start`` during the start clock and answers
-  ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the first PLAY waits for it).
-  Rules that cannot be turned into a machine, or a role the game lacks, get the reply ``error:
-  <reason>`` (logged) instead of ``ready``; a setup that hits a limit gets ``ready`` (then ``nil``).
-- PLAY applies the previous joint move (NIL: the initial state) to the seat's own state, then runs
+- START starts the standby seat, builds the state machine and calls ``player.start`` during the start
+  clock, and answers ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the standby
+  answers meanwhile). Rules the validator rejects, or a role the game lacks, get the reply ``error:
+  <reason>`` (logged) instead of ``ready``; rules the player's engine cannot build (grounding over its
+  limits, say) get ``ready`` when the standby engine plays them, and the player starts again on the
+  recovery engine.
+- PLAY applies the previous joint move (NIL: the initial state) to both seats' states, then runs
   ``player.choose``. At ``playclock - 0.5 s`` the host answers with the best move so far
   (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and the search
   is cancelled; a hand-back that is late waits :data:`LATE_GRACE` more before the first legal move
-  goes. When not even the legal moves are known by then (the reasoner is too slow for this game) the
-  answer is ``nil``, as a ggp-base player whose move selection fails answers: the manager
-  plays a random legal move for it (protocol.md §4). A joint move that is not legal in the seat's
-  state is logged and, where a recent earlier state accepts it, the seat resynchronises from there.
+  goes; when the player's seat does not even know the legal moves by then, the standby's first legal
+  move goes. A joint move that is not legal in a seat's state is logged and, where a recent earlier
+  state accepts it, the seat resynchronises from there.
 - GDL-II (protocol.md §8): for a game that defines ``sees`` the host needs a
   :class:`~ggp.player.Gdl2Player`; any other player gets ``error: this player does not support
   GDL-II`` at START (logged). ``(PLAY id turn lastmove percepts)`` is passed to the player's
@@ -45,6 +57,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -55,6 +68,7 @@ from urllib.parse import unquote_plus, urlsplit
 from aiohttp import web
 
 from ggp.errors import GgpError, ProtocolError, ReasonerError
+from ggp.gdl.terms import Description
 from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
 from ggp.protocol.messages import (
     ABORTED,
@@ -77,7 +91,17 @@ from ggp.protocol.messages import (
     parse_message,
     uses_sees,
 )
-from ggp.protocol.seat import MachineFactory, Seat, Update, one_line, worker_call, worker_ready
+from ggp.protocol.seat import (
+    MachineFactory,
+    Seat,
+    StandbyPlayer,
+    Update,
+    one_line,
+    standby_legal,
+    standby_machine,
+    worker_call,
+    worker_ready,
+)
 from ggp.reasoner.isolation import IsolationError, Worker, limit_message
 from ggp.reasoner.machine import Move
 
@@ -96,6 +120,14 @@ LATE_GRACE = 0.25
 host waits for a search's move on its way back: on a loaded machine the worker's hand-back missed the
 deadline by a scheduling slice now and then (chineseCheckers3, load 7 on 2 cores: 2 moves of 15), and the
 fallback, the first legal move, can throw a game."""
+
+STANDBY_RESERVE = 0.2
+"""Seconds before the reply deadline at which the host stops waiting for the player's seat to be set up
+or to apply the moves, and takes the standby seat's legal moves (computed meanwhile) instead."""
+
+MAX_RESTARTS = 3
+"""How often one match's player is started again (a fresh worker, the recovery engine) before the
+standby seat plays the rest of the match alone."""
 
 IDLE_TIMEOUT_S = 10.0
 """A connection that sends no (complete) request for this long is closed: idle or slow clients
@@ -124,7 +156,8 @@ class PlayerLimits:
     """Bounds on a player server's reasoning, which then runs in a worker process; seconds and megabytes.
 
     ``memory_mb``: the worker's address space. A setup (building the machine, ``player.start``) may
-    run through the start clock and ``setup_play_clocks`` play clocks (PLAYs meanwhile answer ``nil``);
+    run through the start clock and ``setup_play_clocks`` play clocks (the standby seat answers PLAYs
+    meanwhile; a player started again mid-match gets a play clock instead of the start clock);
     each reasoner call of a PLAY (applying the joint move, the search) through ``play_clocks`` play
     clocks, and at least ``min_call_s`` (the reply goes at the play clock either way); no call beyond
     ``max_call_s``, whatever the clocks.
@@ -168,7 +201,20 @@ class _Match:
     seat: Seat | None = None
     """The match's reasoning, when it runs in this process (no limits)."""
     setup: asyncio.Future[Any] | None = None
+    """The player's seat's setup (the last one, when it was started again)."""
     failed: str | None = None
+    """Why the match was refused at START (every PLAY of it is answered ``nil``)."""
+    description: Description | None = None
+    history: list[Update] = field(default_factory=list)
+    """Every update since START, oldest first: a player started again replays them all."""
+    standby: Seat | None = None
+    """The standby seat (GDL matches, when the host has a standby engine)."""
+    standby_started: asyncio.Future[Any] | None = None
+    restarts: int = 0
+    recovering: bool = False
+    """True once the player's seat runs on the recovery engine."""
+    given_up: str | None = None
+    """Why the player's seat is no longer asked (the standby seat plays alone)."""
     gdl2: bool = False
     spellings: dict[str, str] = field(default_factory=dict)
     """The rules' own spelling of each name written with capitals: replies use it (ggp-base compares
@@ -191,6 +237,12 @@ def _consume(future: asyncio.Future[Any]) -> None:
         log.warning("background work failed: %s", one_line(exc))
 
 
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Done-callback for work whose failure is examined (and logged) where it is awaited, if at all."""
+    if not future.cancelled():
+        future.exception()
+
+
 def _update(message: Play | PlayII) -> Update:
     if isinstance(message, PlayII):
         return None, (message.turn, message.last_move, frozenset(message.percepts))
@@ -201,8 +253,10 @@ class PlayerHost:
     """Plays one match at a time with players from ``player_factory`` (a new player per match).
 
     With ``limits`` every match's reasoning runs in a worker process under them (``player_factory``'s
-    players and ``machine_factory`` must then pickle: module-level functions, :func:`functools.partial`);
-    without, in one search thread here. Call :meth:`aclose` at shutdown.
+    players, ``machine_factory`` and ``recovery_factory`` must then pickle: module-level functions,
+    :func:`functools.partial`); without, in one search thread here. ``standby_factory`` builds the
+    standby seat's machine in this process (None: no standby seat); ``recovery_factory`` the machine of a
+    player started again (default: ``standby_factory``'s, else the prover). Call :meth:`aclose` at shutdown.
     """
 
     def __init__(
@@ -212,13 +266,18 @@ class PlayerHost:
         machine_factory: MachineFactory,
         species: str | None = None,
         limits: PlayerLimits | None = None,
+        standby_factory: MachineFactory | None = standby_machine,
+        recovery_factory: MachineFactory | None = None,
     ) -> None:
         self.name = name
         self.species = species or name
         self.limits = limits
         self._player_factory = player_factory
         self._machine_factory = machine_factory
+        self._standby_factory = standby_factory
+        self._recovery_factory = recovery_factory or standby_factory or standby_machine
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ggp-search")
+        self._standby_executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ggp-standby")
         self._worker: Worker | None = None
         self._retired: set[Worker] = set()
         self._background: set[asyncio.Future[Any]] = set()
@@ -255,6 +314,7 @@ class PlayerHost:
         for worker in workers:
             await worker.close()
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._standby_executor.shutdown(wait=False, cancel_futures=True)
 
     def _keep(self, future: asyncio.Future[Any]) -> None:
         """Hold a reference to background work until it ends (the loop keeps only weak ones)."""
@@ -310,12 +370,12 @@ class PlayerHost:
             if exc.kind == "failed":  # the seat raised: bad rules, a missing role, a bug
                 raise ReasonerError(exc.detail) from None
             message = limit_message(f"match {match.match_id}", phase, exc, seconds, self.limits.memory_mb)
-            if worker is self._worker:  # not one this host killed already (with an aborted match, at shutdown)
-                log.warning("%s; worker %s replaced%s", message, worker.pid,
-                            "" if match.failed else "; the match is answered nil from now on")
-            if match.failed is None:
-                match.failed = message.removeprefix(f"match {match.match_id}: ")
+            current = worker is self._worker  # not one killed already (an aborted match, a restart, shutdown)
+            if current:
+                log.warning("%s; worker %s replaced", message, worker.pid)
             self._replace(worker)
+            if current and method != "wrap_up":
+                self._recover(match, message.removeprefix(f"match {match.match_id}: "), limit_hit=True)
             raise LimitHit(message) from None
         for name, record_level, text in records:
             logging.getLogger(name).log(record_level, "%s", text)
@@ -397,6 +457,8 @@ class PlayerHost:
             "match %s: START as %s (start clock %ds, play clock %ds)",
             match.match_id, match.role, match.start_clock, match.play_clock,
         )
+        match.description = message.description
+        self._start_standby(match, deadline)
         bound = self.limits.setup_s(match.start_clock, match.play_clock) if self.limits else 0.0
         setup = self._submit(match, "start", (match.player, message.description, self._machine_factory,
                                               deadline - SEARCH_SLACK), "setup", bound)
@@ -404,12 +466,17 @@ class PlayerHost:
         try:
             await self._until(setup, deadline)
         except TimeoutError:
-            log.warning("match %s: setup still running at the start clock; answering ready", match.match_id)
+            log.warning("match %s: setup still running at the start clock; answering ready%s", match.match_id,
+                        " (the standby engine answers meanwhile)" if match.standby else "")
             return READY
         except LimitHit:
-            return READY  # logged; every PLAY of this match is answered nil
+            return READY  # logged; the player starts again on the recovery engine
         except (GgpError, ValueError, RecursionError) as exc:
-            match.failed = one_line(exc)
+            reason = one_line(exc)
+            if await self._standby_fails(match, deadline) is None:
+                self._recover(match, f"its engine cannot play these rules ({reason})")
+                return READY
+            match.failed = reason
             log.warning("match %s: cannot play these rules: %s", match.match_id, match.failed)
             return f"error: {match.failed}"
         except Exception as exc:  # a bug in an engine or player must not take the server down
@@ -417,6 +484,71 @@ class PlayerHost:
             log.exception("match %s: setup failed", match.match_id)
             return f"error: {match.failed}"
         return READY
+
+    # --- the standby seat and restarts ----------------------------------------------------------
+
+    def _start_standby(self, match: _Match, deadline: float) -> None:
+        """Start the match's standby seat in its thread (GDL matches, when the host has a standby engine)."""
+        if self._standby_factory is None or match.gdl2 or match.description is None:
+            return
+        seat = match.standby = Seat(match.match_id, match.role)
+        player: Player = StandbyPlayer()
+        started = asyncio.get_running_loop().run_in_executor(
+            self._standby_executor, seat.start, player, match.description, self._standby_factory, deadline)
+        started.add_done_callback(_retrieve)
+        match.standby_started = started
+
+    async def _standby_fails(self, match: _Match, deadline: float) -> str | None:
+        """None when the standby seat started (waiting for it until ``deadline``), else why not (logged;
+        "" when there is none or it is still starting)."""
+        if match.standby_started is None:
+            return ""
+        try:
+            await self._until(match.standby_started, deadline)
+        except TimeoutError:
+            return ""
+        except Exception as exc:
+            log.info("match %s: the standby engine cannot play these rules either: %s", match.match_id, one_line(exc))
+            return one_line(exc)
+        return None
+
+    def _standby_step(self, match: _Match, update: Update) -> asyncio.Future[tuple[Move, ...]] | None:
+        """Apply ``update`` to the standby seat (in its thread, in arrival order); the future of its legal moves."""
+        if match.standby is None:
+            return None
+        future = asyncio.get_running_loop().run_in_executor(
+            self._standby_executor, standby_legal, match.standby, (update,))
+        future.add_done_callback(_retrieve)
+        return future
+
+    def _recover(self, match: _Match, why: str, limit_hit: bool = False) -> None:
+        """Start the match's player again (a fresh player, the recovery engine, in the current worker), to
+        replay the match's updates; after :data:`MAX_RESTARTS`, or when the recovery engine itself failed
+        (not over a limit: ``limit_hit``, a starved or killed worker, may pass next time), give the player's
+        seat up (the standby plays on alone)."""
+        if self._closed or self._match is not match or match.given_up is not None or match.description is None:
+            return
+        if match.restarts >= MAX_RESTARTS:
+            match.given_up = f"{why}; {match.restarts} restarts already"
+        elif match.recovering and not limit_hit:
+            match.given_up = why  # the recovery engine cannot play these rules: another try would fail alike
+        if match.given_up is not None:
+            log.warning("match %s: the player is given up (%s); %s", match.match_id, match.given_up,
+                        "the standby engine plays its first legal move each step from now on" if match.standby
+                        else "no standby engine: answering nil")
+            return
+        match.restarts += 1
+        match.recovering = True
+        match.player = self._player_factory()
+        match.pending = list(match.history)
+        deadline = time.monotonic() + max(0.0, match.play_clock - REPLY_MARGIN)
+        bound = self.limits.setup_s(match.play_clock, match.play_clock) if self.limits else 0.0
+        log.warning("match %s: %s; the player starts again on the recovery engine (restart %d, %d step(s) to replay)",
+                    match.match_id, why, match.restarts, len(match.history))
+        setup = self._submit(match, "start", (match.player, match.description, self._recovery_factory,
+                                              deadline - SEARCH_SLACK), "setup", bound)
+        setup.add_done_callback(_retrieve)
+        match.setup = setup
 
     # --- PLAY ----------------------------------------------------------------------------------
 
@@ -444,45 +576,78 @@ class PlayerHost:
         if hidden and not isinstance(match.player, Gdl2Player):
             log.warning("match %s: a GDL-II PLAY for a player without GDL-II support; answering nil", match.match_id)
             return NIL
-        match.pending.append(_update(message))
-        if match.setup is not None and not match.setup.done():
-            try:
-                await self._until(match.setup, deadline)
-            except (GgpError, ValueError) as exc:
-                match.failed = match.failed or one_line(exc)
-        if match.setup is not None and match.setup.done() and not match.setup.cancelled():
-            error = match.setup.exception()
-            if error is not None and match.failed is None:
-                match.failed = one_line(error)
         if match.failed is not None:
             log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
             return NIL
-        bound = self.limits.play_s(match.play_clock) if self.limits else 0.0
-        updates, match.pending = match.pending, []
-        legal: tuple[Move, ...] = await self._until(
-            self._submit(match, "catch_up", (updates, hidden), "applying the moves", bound), deadline)
-        if not legal:
-            log.warning("match %s: %s has no legal move in this state; answering nil", match.match_id, match.role)
-            return NIL
-        search = self._submit(match, "choose", (hidden, deadline - SEARCH_SLACK, deadline), "the search", bound)
-        why: str | None
-        try:
-            move, why = await self._until(search, deadline + LATE_GRACE)
-        except TimeoutError:
-            move, why = None, "no move from the search by the play clock"
-        except LimitHit:
-            move, why = None, "the search was stopped"
-        except Exception as exc:
-            move, why = None, f"the player failed ({one_line(exc)})"
+        update = _update(message)
+        match.pending.append(update)
+        match.history.append(update)
+        standby = None if hidden else self._standby_step(match, update)
+        legal, move, why = await self._player_move(match, hidden, deadline)
         if move is None:
+            if not legal and standby is not None:
+                try:
+                    legal = await self._until(standby, deadline)
+                except Exception as exc:  # a standby that failed or is too slow: nothing to answer
+                    why = f"{why}; the standby engine has no move ({one_line(exc)})"
+            if not legal:
+                log.warning("match %s: %s; no legal move known, answering nil", match.match_id,
+                            why or "the player was given up")
+                return NIL
             move = legal[0]
         if why is not None:
             log.warning("match %s: %s; answering %s", match.match_id, why, move)
-        if move not in legal:
-            log.warning("match %s: the player chose illegal %s; answering %s", match.match_id, move, legal[0])
-            move = legal[0]
         log.debug("match %s: plays %s", match.match_id, move)
         return format_move(move, match.spellings)
+
+    async def _player_move(self, match: _Match, hidden: bool, deadline: float
+                           ) -> tuple[tuple[Move, ...] | None, Move | None, str | None]:
+        """The player's seat's legal moves (None: not known) and its move (None: none by the deadline, with
+        why); ``(legal, move, why)``, where ``why`` says what went wrong even when a move came."""
+        if match.given_up is not None:
+            return None, None, None  # said once, when it was given up: the standby's moves are expected now
+        handoff = deadline - (STANDBY_RESERVE if match.standby is not None else 0.0)
+        setup = match.setup
+        if setup is None:
+            return None, None, "the player has no setup"
+        if not setup.done():
+            with contextlib.suppress(Exception):
+                await self._until(setup, handoff)
+        if match.setup is not setup:
+            return None, None, "the player is starting again"
+        if not setup.done():
+            return None, None, "the player's setup is still running"
+        error = setup.exception()
+        if error is not None:
+            if not isinstance(error, LimitHit):  # a limit hit started the player again already
+                self._recover(match, f"its setup failed ({one_line(error)})")
+            return None, None, f"the player's setup failed ({one_line(error)})"
+        bound = self.limits.play_s(match.play_clock) if self.limits else 0.0
+        updates, match.pending = match.pending, []
+        try:
+            legal: tuple[Move, ...] = await self._until(
+                self._submit(match, "catch_up", (updates, hidden), "applying the moves", bound), handoff)
+        except TimeoutError:
+            return None, None, "applying the moves overran"
+        except LimitHit:
+            return None, None, "applying the moves was stopped"
+        except Exception as exc:
+            log.warning("match %s: applying the moves failed", match.match_id, exc_info=True)
+            return None, None, f"applying the moves failed ({one_line(exc)})"
+        if not legal:
+            return legal, None, f"{match.role} has no legal move in the player's state"
+        search = self._submit(match, "choose", (hidden, deadline - SEARCH_SLACK, deadline), "the search", bound)
+        try:
+            move, why = await self._until(search, deadline + LATE_GRACE)
+        except TimeoutError:
+            return legal, None, "no move from the search by the play clock"
+        except LimitHit:
+            return legal, None, "the search was stopped"
+        except Exception as exc:
+            return legal, None, f"the player failed ({one_line(exc)})"
+        if move is not None and move not in legal:
+            return legal, None, f"the player chose illegal {move}"
+        return legal, move, why
 
     # --- STOP and ABORT ------------------------------------------------------------------------
 
@@ -617,6 +782,7 @@ def create_player_app(
     *,
     species: str | None = None,
     limits: PlayerLimits | None = None,
+    recovery_factory: MachineFactory | None = None,
 ) -> web.Application:
     """The player's web application.
 
@@ -624,12 +790,14 @@ def create_player_app(
     machine of each START's rules (the command wires the engine, e.g.
     ``ggp.reasoner.engines.engine_factory("auto")``; tests pass pure-Python games), so this module
     never loads a reasoner itself. ``name`` and ``species`` are what INFO reports. With ``limits``
-    the reasoning runs in a worker process under them (see :class:`PlayerHost`). Raises
+    the reasoning runs in a worker process under them (see :class:`PlayerHost`); ``recovery_factory``
+    builds the machine of a player started again mid-match (default: the standby engine). Raises
     :class:`ProtocolError` for a name that is not one word.
     """
     info_reply(name, species or name)  # fail now, not at the first INFO
     app = web.Application(client_max_size=MAX_BODY)
-    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits)
+    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits,
+                                  recovery_factory=recovery_factory)
     cap_connections(app)
     app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
     app.router.add_post("/{tail:.*}", _handle_post)

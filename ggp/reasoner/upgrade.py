@@ -127,11 +127,16 @@ _BUILDS: dict[Description, Future[StateMachine]] = {}
 _BUILDS_LOCK = threading.Lock()
 
 
-def playing_machine(description: Description, engine: str) -> StateMachine:
+def playing_machine(description: Description, engine: str, quick: str | None = None) -> StateMachine:
     """The machine a player plays ``description`` with: for ``auto``, the reasoner's quick choice at
     once, upgraded to the compiled circuit (up to :data:`UPGRADE_MAX_NODES` ground rules) when it builds
     in the background (a game the circuit cannot compile, over that limit or with no C compiler, stays on
     the quick machine); any other engine exactly as :func:`~ggp.reasoner.engines.make_machine` builds it.
+
+    ``quick`` names the engine that plays until the circuit is built instead of ``auto``'s choice (which
+    may ground for seconds): ``prover`` builds in milliseconds, so a player started again mid-match
+    (``ggp player``'s recovery engine) plays at once and upgrades when the circuit is ready; with an
+    engine other than ``auto`` or ``circuit``, ``quick`` is the engine.
 
     The circuit is grounded and built in a child process (:func:`circuit_in_child`: grounding a large game
     runs Python for every ground rule, which in this process would take the search thread's interpreter
@@ -142,11 +147,13 @@ def playing_machine(description: Description, engine: str) -> StateMachine:
     """
     from ggp.reasoner.engines import make_machine
 
-    if engine != "auto":
+    if quick is not None and engine.partition(":")[0] not in ("auto", "circuit"):
+        return make_machine(description, quick)
+    if quick is None and engine != "auto":
         return make_machine(description, engine)
     built = _circuit_build(description)
-    quick = make_machine(description, engine)
-    return UpgradingMachine(quick, built.result, "circuit", description.file)
+    machine = make_machine(description, quick or engine)
+    return UpgradingMachine(machine, built.result, "circuit", description.file)
 
 
 def _circuit_build(description: Description) -> Future[StateMachine]:

@@ -184,3 +184,37 @@ def test_ggp_base_hosts_each_of_our_players_without_errors(game: str, spec: str,
     ours = [step[0] for step in record.get("errors", []) if step[0]]
     assert ours == [], (ours, (tmp_path / "seat0.log").read_text()[-3000:])
     assert len(record["moves"]) >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_ggp_base_records_no_nil_illegal_move_or_timeout_of_ours_while_our_setup_is_slow(tmp_path: Path) -> None:
+    """Issue 30's "a legal move at any clock" on ggp-base's host: our player's setup is made slower than
+    any clock (an injected hour, killed at its 2 s bound), yet every step gets a legal move (the standby
+    seat's, then the restarted player's): no TO, no IL (``nil`` included), no CE."""
+    if shutil.which("java") is None or not PEER.is_file():
+        missing("java and ../shared/peer (ggp-base) for the interoperability test")
+    path = ROOT / "kif" / "ticTacToe" / "ticTacToe.kif"
+    processes: list[subprocess.Popen[bytes]] = []
+    seats = []
+    try:
+        for seat in range(2):
+            port = free_port()
+            log = tmp_path / f"seat{seat}.log"
+            command = ([sys.executable, "-m", "tests.helpers.slow_player", str(port), "mcts"] if seat == 0
+                       else [str(PEER), "PlayerMain", str(port), "RandomGamer"])
+            with log.open("wb") as sink:
+                processes.append(subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT))
+            wait_listening(port, processes[-1], log)
+            seats.append(f"127.0.0.1:{port}")
+        result = subprocess.run([str(PEER), "RunMatch", str(path), "3", "2", *seats], capture_output=True, text=True,
+                                timeout=240)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(timeout=30)
+    assert result.returncode == 0, result.stderr[-2000:]
+    record = json.loads(result.stdout)
+    ours = [step[0] for step in record.get("errors", []) if step[0]]
+    assert ours == [], (ours, (tmp_path / "seat0.log").read_text()[-3000:])
+    assert len(record["moves"]) >= 3

@@ -9,6 +9,7 @@ import pytest
 from ggp.arena import ArenaGame, format_table, outcome_of, run_arena, standings
 from ggp.cli import main
 from ggp.errors import GgpError
+from ggp.match.local import Transcript, play_local
 from ggp.player import Budget
 from ggp.players.alphabeta import AlphaBetaPlayer
 from ggp.players.legal_player import LegalPlayer
@@ -44,7 +45,12 @@ class Failing(LegalPlayer):
         raise ValueError("cannot think")
 
 
-def test_a_failing_player_is_replaced_by_random_moves_and_counted() -> None:
+def test_a_failing_player_plays_legal_moves_never_nil_and_is_counted() -> None:
+    transcript = Transcript()
+    machine = NimMachine((2, 2))
+    play_local(machine, [Failing(0), LegalPlayer(1)], seed=0, listener=transcript)
+    assert all(step.errors == ("", "") for step in transcript.steps)  # no IL null: a legal move every step
+    assert transcript.fallbacks > 0
     results = run_arena(NimMachine((2, 2)), [lambda s: Failing(s), lambda s: LegalPlayer(s)], games=2)
     assert all(game.errors > 0 and game.end_reason == "terminal" for game in results)
 

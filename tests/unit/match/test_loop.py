@@ -86,12 +86,16 @@ class Gambler(LegalPlayer):
         return self._machine.legal_moves(state, self._role)
 
 
-def test_a_raising_or_illegal_player_gets_the_fallback_and_the_error_row_says_why() -> None:
+def test_a_raising_player_plays_a_legal_move_and_an_illegal_one_gets_the_fallback_with_its_error() -> None:
     transcript = Transcript()
     ending = play_local(NimMachine((1, 1)), [Raising(), Illegal()], seed=2, listener=transcript)
     assert ending.reason == "terminal"
     first = transcript.steps[0]
-    assert first.errors == ("IL null", "IL nonsense")
+    # The raising player's seat answers its first legal move (as the player server would): no error code,
+    # but counted among the fallbacks.
+    assert first.errors == ("", "IL nonsense")
+    machine = NimMachine((1, 1))
+    assert first.joint[0] == machine.legal_moves(machine.initial_state(), machine.roles[0])[0]
     assert transcript.fallbacks == 2 * len(transcript.steps)
 
 
