@@ -8,14 +8,17 @@ chosen by the file's extension and translated to GDL on the fly; a bare name is 
 
 A Sokoban file may hold several levels: ``levels.txt#3`` is its third (the first by default).
 
-:class:`GameMachines` is the machine factory of self-play: SBG games are played on the SBG engine
-(rapp.md §8: its min-max is compiled, and tests check it plays exactly like the GDL translation), the
-others by a reasoner engine.
+:class:`GameMachines` is the one machine factory of every command (arena, match, play, evaluate, evolve,
+and the manager's referee and seats in serve and demo): SBG games are played on the SBG engine (rapp.md §8:
+its min-max is compiled, and tests check it plays exactly like the GDL translation), the others by a
+reasoner engine. A manager or a player that gets a game as GDL (a START message) finds its SBG text in
+:func:`register_sbg`'s table when the command read the game as SBG in this process.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -126,6 +129,7 @@ def load_game(spec: str | Path, *, case_sensitive: bool = False) -> LoadedGame:
         for warning in game.warnings:
             log.warning("%s", warning)
         description = translate(game)
+        register_sbg(description, text, str(path))
         return LoadedGame(name, path, description, to_kif(description), game.turn_limit, text)
     if suffix in SOKOBAN_SUFFIXES:
         from ggp.translators.sokoban.level import parse_level
@@ -152,18 +156,82 @@ class GameText(Protocol):
     def sbg(self) -> str | None: ...
 
 
+_SBG_TEXTS: dict[Description, tuple[str, str]] = {}
+"""The SBG text (and file name) of every game this process translated from SBG, by its GDL rules."""
+_SBG_LOCK = threading.Lock()
+_MACHINES: dict[tuple[str, Description], StateMachine] = {}
+_LOCK = threading.Lock()
+
+
+def register_sbg(description: Description, text: str, file: str) -> None:
+    """Remember that ``description`` is the translation of the SBG game ``text``, so a machine asked for by
+    its GDL rules (a START message to a built-in player, the manager's referee) plays on the SBG engine."""
+    with _SBG_LOCK:
+        _SBG_TEXTS[description] = (text, file)
+
+
+def sbg_text(description: Description) -> tuple[str, str] | None:
+    """The SBG text and file name :func:`register_sbg` recorded for these rules, else ``None``."""
+    with _SBG_LOCK:
+        return _SBG_TEXTS.get(description)
+
+
 @dataclass(frozen=True, slots=True)
 class GameMachines:
-    """Picklable machine factory: the SBG engine for a game with SBG text, else ``KifMachines(engine)``."""
+    """The one machine factory of the commands: the SBG engine for an SBG game, else ``engine``.
 
-    engine: str = "auto"
+    Called on a game text (``key``, ``kif``, ``sbg``: self-play, ``ggp play``) or on GDL rules (the
+    manager's referee and its built-in players, ``ggp match``, ``ggp arena``): rules registered by
+    :func:`register_sbg` (every command that reads an ``.sbg`` file) play on the SBG engine too. GDL
+    machines are built by :func:`~ggp.reasoner.engines.make_machine` with ``engine`` as given; rules
+    are built once per process and engine (the built-in players of one process share them, the clingo
+    machine serialises queries with a lock; self-play caches its machines itself). A value, so it
+    pickles (worker processes, Ray tasks).
+    Raises what ``make_machine`` raises.
+    """
 
-    def __call__(self, game: GameText) -> StateMachine:
-        if game.sbg is not None:
-            from ggp.translators.sbg.machine import SbgStateMachine
-            from ggp.translators.sbg.parser import parse_sbg
+    engine: str = DEFAULT_ENGINE
 
-            return SbgStateMachine(parse_sbg(game.sbg, game.key))
+    @classmethod
+    def for_self_play(cls, engine: str = DEFAULT_ENGINE) -> GameMachines:
+        """The factory of commands that play many matches on one game (evaluate, evolve, play): ``auto``
+        means the compiled circuit first, as :class:`~ggp.reasoner.engines.KifMachines` resolves it."""
         from ggp.reasoner.engines import KifMachines
 
-        return KifMachines(self.engine)(game)
+        return cls(KifMachines(engine).resolved)
+
+    def load(self, game: LoadedGame) -> StateMachine:
+        """The machine of a game a command read with :func:`load_game`; GDL rules are validated first
+        (:class:`~ggp.errors.GdlValidationError` with its position)."""
+        if game.sbg is None:
+            from ggp.gdl.validator import check_or_raise
+
+            check_or_raise(game.description)
+        return self(game.description)
+
+    def __call__(self, game: GameText | Description) -> StateMachine:
+        from ggp.translators.sbg.machine import SbgStateMachine
+        from ggp.translators.sbg.parser import parse_sbg
+
+        if isinstance(game, Description):
+            found = sbg_text(game)
+            if found is not None:
+                return SbgStateMachine(parse_sbg(*found))
+            return self._gdl(game, validate=False)  # rules given as GDL were validated by their reader
+        if game.sbg is not None:
+            return SbgStateMachine(parse_sbg(game.sbg, game.key))
+        from ggp.gdl.parser import parse_kif
+
+        return self._gdl(parse_kif(game.kif, game.key), validate=True)
+
+    def _gdl(self, description: Description, *, validate: bool) -> StateMachine:
+        from ggp.reasoner.engines import make_machine
+
+        if validate:  # a game text: self-play keeps its own cache of machines (machine_for), bounded
+            return make_machine(description, self.engine)
+        key = (self.engine, description)
+        with _LOCK:  # held while building, so concurrent seats of one game ground it once
+            machine = _MACHINES.get(key)
+            if machine is None:
+                machine = _MACHINES[key] = make_machine(description, self.engine, validate=False)
+        return machine

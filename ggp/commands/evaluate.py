@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         parse_spec(spec)
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
-    machines = GameMachines(args.engine)
+    machines = GameMachines.for_self_play(args.engine)
     args.out.mkdir(parents=True, exist_ok=True)
     reports = {}
     playable = []

@@ -23,7 +23,7 @@ from ggp.errors import GgpError
 from ggp.evaluation import rapp
 from ggp.evaluation.metrics import all_metrics
 from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, PlayerFactory, machine_for
-from ggp.player import Budget
+from ggp.match.local import players_problem
 
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
@@ -63,15 +63,9 @@ def check_playable(
     except GgpError as exc:
         return f"the rules cannot be used: {exc}"
     if player_factory is not None:
-        for spec in players:
-            for role in machine.roles:
-                player = player_factory(spec, seed)
-                try:
-                    player.start(machine, role, Budget())
-                except (GgpError, ValueError) as exc:
-                    return f"player {spec} cannot play this game: {exc}"
-                finally:
-                    player.stop()
+        refused = players_problem(machine, players, player_factory, seed=seed)
+        if refused is not None:
+            return refused
     rng = random.Random(seed)
     limit = (game.turn_limit + 1) if game.turn_limit else step_cap
     try:

@@ -9,13 +9,14 @@ and the match's fallback move.
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from ggp.errors import GgpError
 from ggp.match.loop import Answer, Ending, MatchInfo, StepInfo, View, play, with_chance_seat
 from ggp.match.referee import Referee
-from ggp.match.rules import MatchRules
+from ggp.match.rules import CHANCE_ROLE, MatchRules
 from ggp.player import NO_GDL2, Budget, Gdl2Player, Player
 from ggp.reasoner.machine import StateMachine
 
@@ -25,8 +26,9 @@ log = logging.getLogger(__name__)
 class PlayerSeat:
     """A player object as a :class:`~ggp.match.loop.Seat`; ``budget`` is given to every decision.
 
-    START calls ``start`` (a GDL-II game refuses a player that is no
-    :class:`~ggp.player.Gdl2Player`), PLAY calls ``choose`` on the state (GDL-II: ``observe`` then
+    START calls ``start``; a player that raises there refuses the game (its message is the reason, and
+    the match loop stops the match with it: no player is scored on moves it never chose), as does one
+    that is no :class:`~ggp.player.Gdl2Player` in a GDL-II game. PLAY calls ``choose`` on the state (GDL-II: ``observe`` then
     ``choose_hidden``), STOP and ABORT call ``stop``.
     """
 
@@ -44,10 +46,14 @@ class PlayerSeat:
         assert info.machine is not None, "in-process players need the machine"
         try:
             self.player.start(info.machine, info.machine.roles[role], self.budget)
-        except Exception as exc:  # a player's fault: recorded, never the match's end (as over HTTP)
+        except (GgpError, ValueError) as exc:  # the player says why it cannot play this game: a refusal
+            log.info("player %s refused the game: %s", self.name, exc)
+            self._failed = True
+            return Answer(refusal=str(exc))
+        except Exception as exc:  # a bug: the match stops with it, as an HTTP player's setup error does
             log.warning("player %s failed to start: %s", self.name, exc, exc_info=True)
             self._failed = True
-            return Answer(refusal=f"{type(exc).__name__}: {exc}" if info.gdl2 else "")
+            return Answer(refusal=f"{type(exc).__name__}: {exc}")
         return Answer()
 
     async def play(self, view: View) -> Answer:
@@ -96,8 +102,16 @@ class Transcript:
     @property
     def fallbacks(self) -> int:
         """Moves replaced by the fallback because a seat timed out, failed or answered illegally."""
-        return sum(1 for step in self.steps for code in step.errors if code) + sum(
-            1 for code in self.start_errors if code)
+        return sum(self.fallbacks_by_role())
+
+    def fallbacks_by_role(self) -> tuple[int, ...]:
+        """:attr:`fallbacks` per role, in role order (a START error counts for its role)."""
+        width = len(self.start_errors) or (len(self.steps[0].errors) if self.steps else 0)
+        counts = [1 if index < len(self.start_errors) and self.start_errors[index] else 0 for index in range(width)]
+        for step in self.steps:
+            for index, code in enumerate(step.errors):
+                counts[index] += 1 if code else 0
+        return tuple(counts)
 
 
 def play_local(
@@ -131,3 +145,55 @@ def _run_to_end(match: Coroutine[object, object, Ending]) -> Ending:
         return cast(Ending, finished.value)
     match.close()
     raise RuntimeError("an in-process match waited for I/O; only seats that never suspend can be played here")
+
+
+def refusal(player: Player, machine: StateMachine, role: int, gdl2: bool = False) -> str | None:
+    """Why ``player`` refuses to play role ``role`` of ``machine`` (its START failure, one line), else
+    ``None``; the player is stopped either way. The same test :class:`PlayerSeat` applies at START, so a
+    command can refuse a game up front instead of stopping at its first match."""
+    if gdl2 and not isinstance(player, Gdl2Player):
+        return NO_GDL2
+    try:
+        player.start(machine, machine.roles[role], Budget())
+    except (GgpError, ValueError) as exc:
+        return str(exc)
+    finally:
+        try:
+            player.stop()
+        except Exception as exc:  # stopping a player that never started must not hide its refusal
+            log.debug("player %s failed to stop: %s", player.name, exc)
+    return None
+
+
+def seating_problem(roles: Sequence[object], players: int, *, exact: bool = True) -> str | None:
+    """Why ``players`` entrants cannot seat a game of ``roles`` (one line naming what would fit), else
+    ``None``. The chance role ``random`` takes no entrant. ``exact``: one entrant per player role (a
+    match, the arena); without, at least that many (a round robin of seatings drawn from them).
+
+    >>> seating_problem(["x", "o", "random"], 2) is None
+    True
+    >>> seating_problem(["a", "b", "c"], 2)
+    'the game has 3 player roles (a, b, c) but 2 players were given; give one per role'
+    """
+    names = [str(role) for role in roles if str(role) != CHANCE_ROLE]
+    if players == len(names) or (not exact and players > len(names)):
+        return None
+    what = "one per role" if exact else f"at least {len(names)}"
+    noun = "player role" if len(names) == 1 else "player roles"
+    given = "player was" if players == 1 else "players were"
+    return f"the game has {len(names)} {noun} ({', '.join(names)}) but {players} {given} given; give {what}"
+
+
+def players_problem(machine: StateMachine, specs: Sequence[str], make: Callable[[str, int], Player], *,
+                    seed: int = 0, gdl2: bool = False) -> str | None:
+    """Why one of the player ``specs`` (made by ``make(spec, seed)``) refuses a player role of ``machine``
+    (one line naming the spec and the role), else ``None``: each spec is started once per role it may
+    be seated at, so a game a player cannot play is refused before any match."""
+    for spec in dict.fromkeys(specs):
+        for index, role in enumerate(machine.roles):
+            if str(role) == CHANCE_ROLE:
+                continue
+            reason = refusal(make(spec, seed), machine, index, gdl2)
+            if reason is not None:
+                return f"player {spec} cannot play role {role}: {reason}"
+    return None

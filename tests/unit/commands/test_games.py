@@ -96,3 +96,20 @@ def test_trace_reports_a_role_without_legal_moves_in_one_line(tmp_path: Path, ca
         "ggp trace: role 'b' has no legal move in a non-terminal state after 1 steps"
     )
     assert not (tmp_path / "t.json").exists()
+
+
+def test_one_factory_plays_an_sbg_game_on_the_sbg_engine_from_its_text_or_its_gdl_rules() -> None:
+    # Every command (arena, match, play, evaluate, the manager's seats) builds its machines with GameMachines:
+    # an SBG game read by this process plays on the SBG engine even when asked for by its GDL rules, as a
+    # built-in player gets them in a START message (printed and parsed again).
+    from ggp.commands._games import GameMachines, load_game
+    from ggp.commands._manager_glue import machine_factory
+    from ggp.gdl.parser import parse_kif
+    from ggp.translators.sbg.machine import SbgStateMachine
+
+    loaded = load_game(Path(__file__).resolve().parents[3] / "games" / "gardner.sbg")
+    machines = GameMachines("clingo")
+    assert machine_factory("clingo") == machines
+    assert isinstance(machines.load(loaded), SbgStateMachine)
+    assert isinstance(machines(parse_kif(loaded.kif, "from-the-wire.kif")), SbgStateMachine)
+    assert not isinstance(machines.load(load_game("ticTacToe")), SbgStateMachine)
