@@ -45,6 +45,24 @@ def test_match_command_runs_built_in_players_over_loopback_http(capsys: pytest.C
     assert "errors: none" in capsys.readouterr().out
 
 
+@needs_tictactoe
+def test_match_command_stops_when_a_built_in_player_refuses_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    # min-max with W needs piece rules: on plain GDL it refuses at START, and the match stops with its reason
+    # instead of completing with fallback moves played for it.
+    assert main(["match", "ticTacToe", "--player", "minimax:h=WGCM", "--player", "random", "--startclock", "5",
+                 "--playclock", "1", "--seed", "2", "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "aborted after 0 steps (player 'minimax:h=WGCM' (role xplayer) refused the game: min-max WGCM" in out
+
+
+def test_match_command_plays_an_sbg_game_on_the_sbg_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    # The built-in players get the game as GDL in START and find the SBG engine by its rules: W plays itself.
+    game = Path(__file__).resolve().parents[2] / "games" / "gardner.sbg"
+    assert main(["match", str(game), "--player", "minimax:h=WGCM,depth=1", "--player", "minimax:h=C,depth=1",
+                 "--startclock", "5", "--playclock", "2", "--step-cap", "4", "--seed", "2", "--quiet"]) == 0
+    assert "errors: none" in capsys.readouterr().out
+
+
 def test_match_command_refuses_bad_games_and_players_in_one_line(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     game = tmp_path / "g.kif"

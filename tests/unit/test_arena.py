@@ -123,7 +123,7 @@ def test_a_player_that_refuses_the_game_stops_the_arena_with_one_line(capsys: py
 
 
 class RefusesAtStart(LegalPlayer):
-    def start(self, machine: object, role: object, budget: Budget) -> None:  # type: ignore[override]
+    def start(self, machine: object, role: object, budget: Budget) -> None:
         raise ValueError("not this game")
 
 
