@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         report_game,
         unplayable_report,
     )
+    from ggp.evaluation.report import fallback_note
     from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
     from ggp.match.rules import MatchRules
     from ggp.players.registry import make_player, parse_spec
@@ -235,5 +236,7 @@ def run(args: argparse.Namespace) -> int:
                 ) + ")"
             line = f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}"
             print(line.rstrip())
+            if fallback_note(row):  # the fitness then rests on moves some player did not choose
+                print(f"  {fallback_note(row)}")
         print(f"report: {page}")
     return 0

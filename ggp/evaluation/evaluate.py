@@ -192,6 +192,9 @@ class GameReport:
     fitness: rapp.RappResult
     unplayable: str | None = None
     errors: tuple[str, ...] = field(default=())
+    fallbacks: Mapping[str, int] = field(default_factory=dict)
+    """Per player spec, the moves the match loop played for it (it raised, or chose an illegal move): its
+    results then count moves it did not choose, which the summary and the report say."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; NaN (undefined) values become null."""
@@ -200,6 +203,7 @@ class GameReport:
             "algorithms": list(self.algorithms),
             "matches": self.matches,
             "failed": self.failed,
+            "fallbacks": dict(self.fallbacks),
             "criteria": dict(self.criteria),
             "win_matrix": [list(row) for row in self.matrix],
             "lengths": list(self.lengths),
@@ -260,7 +264,18 @@ def report_game(
         fitness,
         None,
         errors,
+        fallbacks_by_player(good),
     )
+
+
+def fallbacks_by_player(results: Sequence[MatchResult]) -> dict[str, int]:
+    """The fallback moves of each player spec over ``results`` (specs without any left out)."""
+    counts: dict[str, int] = {}
+    for result in results:
+        for spec, count in zip(result.players, result.fallback_roles):
+            if count:
+                counts[spec] = counts.get(spec, 0) + count
+    return counts
 
 
 def unplayable_report(game: str, algorithms: Sequence[str], reason: str) -> GameReport:
