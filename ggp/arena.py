@@ -101,11 +101,11 @@ def play_game(
 
 
 def _play(
-    machine: StateMachine, players: Sequence[Player], seed: int, max_steps: int
+    machine: StateMachine, players: Sequence[Player], seed: int, max_steps: int, gdl2: bool = False
 ) -> tuple[tuple[int, ...], int, Literal["terminal", "step_cap"], tuple[int, ...]]:
-    """:func:`play_game` with the fallback moves per player role."""
+    """:func:`play_game` with the fallback moves per player role (``gdl2``: players see only their percepts)."""
     transcript = Transcript()
-    ending = play_local(machine, players, seed, MatchRules(max_steps), transcript)
+    ending = play_local(machine, players, seed, MatchRules(max_steps), transcript, gdl2=gdl2)
     if ending.goals is None or ending.reason not in ("terminal", "step_cap"):
         raise GgpError(ending.detail or f"the game ended with {ending.reason}")
     indices = player_roles(machine)
@@ -122,8 +122,10 @@ def run_arena(
     seed: int = 0,
     max_steps: int = DEFAULT_STEP_CAP,
     progress: Callable[[int, ArenaGame], None] | None = None,
+    gdl2: bool = False,
 ) -> list[ArenaGame]:
-    """Play ``games`` games with one entrant per player role, rotating seats each game.
+    """Play ``games`` games with one entrant per player role, rotating seats each game; ``gdl2`` plays a
+    GDL-II game as one (each player sees only its percepts; a player that cannot is refused).
 
     Raises ``ValueError`` when the number of entrants differs from the number of player roles, and
     :class:`~ggp.errors.GgpError` when the game breaks (see :func:`play_game`).
@@ -138,7 +140,7 @@ def run_arena(
     for game in range(games):
         seats = tuple((r + game) % roles for r in range(roles))
         players = [makers[entrant](seed + 1000 * game + entrant) for entrant in seats]
-        goals, length, reason, fallbacks = _play(machine, players, seed + game, max_steps)
+        goals, length, reason, fallbacks = _play(machine, players, seed + game, max_steps, gdl2)
         result = ArenaGame(seats, goals, length, reason, sum(fallbacks), fallbacks)
         results.append(result)
         if progress is not None:

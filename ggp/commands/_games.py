@@ -21,7 +21,7 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ggp.commands._args import positive_float, positive_int
 from ggp.errors import InputError
@@ -79,6 +79,45 @@ def game_path(spec: str | Path) -> tuple[Path, int]:
     if not path.is_file():
         raise InputError(f"{text}: no such file or directory")
     return path, level
+
+
+GameKind = Literal["kif", "sbg", "sokoban"]
+KIND_NAMES: dict[GameKind, str] = {"kif": "a GDL (KIF) game", "sbg": "a Simplified Boardgames (SBG) game",
+                                   "sokoban": "a Sokoban level"}
+KIND_EXAMPLES: dict[GameKind, str] = {
+    "kif": "a GDL game (.kif, e.g. kif/ticTacToe/ticTacToe.kif)",
+    "sbg": "an SBG game (.sbg, e.g. games/gardner.sbg)",
+    "sokoban": "a Sokoban level (.sok, .xsb or .txt)",
+}
+
+
+def game_kind(path: Path, text: str) -> GameKind | None:
+    """What kind of game a file holds: by its extension, and for ``.txt`` or an unknown one by how its text
+    starts (KIF with ``;`` or ``(``, SBG with ``<<``); ``None`` when neither tells."""
+    suffix = path.suffix.lower()
+    if suffix in KIF_SUFFIXES:
+        return "kif"
+    if suffix in SBG_SUFFIXES:
+        return "sbg"
+    start = text.lstrip()[:2]
+    if start.startswith((";", "(")):
+        return "kif"
+    if start == "<<":
+        return "sbg"
+    return "sokoban" if suffix in SOKOBAN_SUFFIXES else None
+
+
+def read_game_text(path: Path, wanted: GameKind, command: str) -> str:
+    """The text of ``path`` when it holds a game of the kind ``command`` needs; a file of another kind is
+    one :class:`InputError` naming both (``ggp nld`` given a KIF file says it needs an SBG game instead of
+    failing on the first character)."""
+    from ggp.files import read_text
+
+    text = read_text(path)
+    kind = game_kind(path, text)
+    if kind is not None and kind != wanted:
+        raise InputError(f"{path}: this is {KIND_NAMES[kind]}; ggp {command} needs {KIND_EXAMPLES[wanted]}")
+    return text
 
 
 def add_limit_options(parser: Any) -> None:

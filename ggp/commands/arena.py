@@ -45,16 +45,19 @@ def run(args: argparse.Namespace) -> int:
     from ggp.errors import InputError
     from ggp.match.local import players_problem, seating_problem
     from ggp.players.registry import make_player
+    from ggp.protocol.messages import uses_sees
 
     if not args.player:
         raise ValueError("give one --player per role, e.g. --player mcts:iterations=200 --player random")
     for spec in args.player:
         make_player(spec)  # a bad spec fails before any game starts
     # The one machine factory of every command: an SBG game plays on the SBG engine, as in ggp evaluate.
-    machine = GameMachines(args.engine).load(load_game(args.game, case_sensitive=args.case_sensitive))
+    loaded = load_game(args.game, case_sensitive=args.case_sensitive)
+    machine = GameMachines(args.engine).load(loaded)
+    gdl2 = uses_sees(loaded.description)  # each player then sees only its percepts, as in ggp match
     seating = seating_problem(machine.roles, len(args.player))
     refused = seating or players_problem(machine, args.player, lambda spec, seed: make_player(spec, seed=seed),
-                                         seed=args.seed)
+                                         seed=args.seed, gdl2=gdl2)
     if refused is not None:  # refused up front, in one line: nobody is scored on moves it never chose
         raise InputError(f"{args.game}: {refused}")
     names = _names(args.player)
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         goals = " ".join(map(str, result.goals))
         print(f"game {game + 1}: {seats}: goals {goals} after {result.length} steps", file=sys.stderr)
 
-    results = run_arena(machine, makers, args.games, args.seed, args.max_steps, progress)
+    results = run_arena(machine, makers, args.games, args.seed, args.max_steps, progress, gdl2)
     table = standings(results, names)
     if args.json:
         print(json.dumps({

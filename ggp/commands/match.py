@@ -69,6 +69,21 @@ class _Printer:
                 print(f"        {'; '.join(seen)}")
 
 
+def _check_builtin_players(machine: Any, specs: list[str], gdl2: bool, game: str) -> None:
+    """Refuse, in one line and before any player is launched, a built-in player that cannot play its role
+    (the refusal it would answer to START, :func:`ggp.match.local.refusal`)."""
+    from ggp.errors import InputError
+    from ggp.match.local import refusal
+    from ggp.players.registry import make_player
+
+    for index, spec in enumerate(specs):
+        if spec == "random" or spec.startswith(("http://", "https://")):
+            continue
+        reason = refusal(make_player(spec), machine, index, gdl2)
+        if reason is not None:
+            raise InputError(f"{game}: player {spec} cannot play role {machine.roles[index]}: {reason}")
+
+
 async def _run(args: argparse.Namespace) -> int:
     from ggp.commands._games import load_game
     from ggp.commands._manager_glue import builtin_launcher, machine_factory
@@ -76,6 +91,7 @@ async def _run(args: argparse.Namespace) -> int:
     from ggp.manager.records import to_json
     from ggp.manager.runner import CHANCE_ROLE, RANDOM_SEAT, HttpTransport, MatchConfig, Seat, run_match
     from ggp.manager.service import GameRejected, game_problems
+    from ggp.protocol.messages import uses_sees
 
     loaded = load_game(args.game)
     description, path = loaded.description, loaded.path
@@ -88,6 +104,7 @@ async def _run(args: argparse.Namespace) -> int:
         args.player.insert(roles.index(CHANCE_ROLE), "random")  # chance is the manager's own seat
     if len(args.player) != len(roles):
         raise ValueError(f"{path.name} has {len(roles)} roles {roles}; give one --player per role")
+    _check_builtin_players(machine, args.player, uses_sees(description), path.name)
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     launchers: dict[str, AppLauncher] = {}
     launched: list[LaunchedPlayer] = []

@@ -152,7 +152,7 @@ def refusal(player: Player, machine: StateMachine, role: int, gdl2: bool = False
     ``None``; the player is stopped either way. The same test :class:`PlayerSeat` applies at START, so a
     command can refuse a game up front instead of stopping at its first match."""
     if gdl2 and not isinstance(player, Gdl2Player):
-        return NO_GDL2
+        return f"{NO_GDL2} (this game uses sees: seat GDL-II players, e.g. dmcts or random)"
     try:
         player.start(machine, machine.roles[role], Budget())
     except (GgpError, ValueError) as exc:

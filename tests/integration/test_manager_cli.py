@@ -48,11 +48,13 @@ def test_match_command_runs_built_in_players_over_loopback_http(capsys: pytest.C
 @needs_tictactoe
 def test_match_command_stops_when_a_built_in_player_refuses_the_game(capsys: pytest.CaptureFixture[str]) -> None:
     # min-max with W needs piece rules: on plain GDL it refuses at START, and the match stops with its reason
-    # instead of completing with fallback moves played for it.
+    # instead of completing with fallback moves played for it; a built-in player is asked before it is launched.
     assert main(["match", "ticTacToe", "--player", "minimax:h=WGCM", "--player", "random", "--startclock", "5",
                  "--playclock", "1", "--seed", "2", "--quiet"]) == 1
-    out = capsys.readouterr().out
-    assert "aborted after 0 steps (player 'minimax:h=WGCM' (role xplayer) refused the game: min-max WGCM" in out
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(
+        "ggp match: ticTacToe.kif: player minimax:h=WGCM cannot play role xplayer: min-max WGCM: heuristic term W")
+    assert captured.err.count("\n") == 1
 
 
 def test_match_command_plays_an_sbg_game_on_the_sbg_engine(capsys: pytest.CaptureFixture[str]) -> None:
