@@ -198,6 +198,8 @@ class GameText(Protocol):
 _SBG_TEXTS: dict[Description, tuple[str, str]] = {}
 """The SBG text (and file name) of every game this process translated from SBG, by its GDL rules."""
 _SBG_LOCK = threading.Lock()
+_PENDING: dict[str, str] = {}
+"""SBG texts (to their file names) received from another process and not translated yet."""
 _MACHINES: dict[tuple[str, Description], StateMachine] = {}
 _LOCK = threading.Lock()
 
@@ -210,9 +212,30 @@ def register_sbg(description: Description, text: str, file: str) -> None:
 
 
 def sbg_text(description: Description) -> tuple[str, str] | None:
-    """The SBG text and file name :func:`register_sbg` recorded for these rules, else ``None``."""
+    """The SBG text and file name :func:`register_sbg` recorded for these rules, else ``None``. SBG texts
+    that came with a pickled :class:`GameMachines` (a player's worker process) are translated here, on the
+    first lookup that needs them."""
+    with _SBG_LOCK:
+        found = _SBG_TEXTS.get(description)
+        if found is not None or not _PENDING:
+            return found
+        pending = list(_PENDING.items())
+        _PENDING.clear()
+    from ggp.translators.sbg.parser import parse_sbg
+    from ggp.translators.sbg.to_gdl import translate
+
+    for text, file in pending:
+        register_sbg(translate(parse_sbg(text, file)), text, file)
     with _SBG_LOCK:
         return _SBG_TEXTS.get(description)
+
+
+def _unpickled(engine: str, texts: tuple[tuple[str, str], ...]) -> GameMachines:
+    """A :class:`GameMachines` in another process, with the SBG texts its sender had registered."""
+    with _SBG_LOCK:
+        known = {text for text, _ in _SBG_TEXTS.values()}
+        _PENDING.update((text, file) for text, file in texts if text not in known)
+    return GameMachines(engine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,11 +248,18 @@ class GameMachines:
     machines are built by :func:`~ggp.reasoner.engines.make_machine` with ``engine`` as given; rules
     are built once per process and engine (the built-in players of one process share them, the clingo
     machine serialises queries with a lock; self-play caches its machines itself). A value, so it
-    pickles (worker processes, Ray tasks).
+    pickles (worker processes, Ray tasks), taking the registered SBG texts along.
     Raises what ``make_machine`` raises.
     """
 
     engine: str = DEFAULT_ENGINE
+
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[tuple[str, str], ...]]]:
+        # The registered SBG texts travel with the factory (to a player's worker process under `ggp serve`),
+        # so rules that arrive there as GDL still play on the SBG engine.
+        with _SBG_LOCK:
+            texts = dict(_PENDING) | {text: file for text, file in _SBG_TEXTS.values()}
+        return (_unpickled, (self.engine, tuple(texts.items())))
 
     @classmethod
     def for_self_play(cls, engine: str = DEFAULT_ENGINE) -> GameMachines:
