@@ -199,7 +199,8 @@ _SBG_TEXTS: dict[Description, tuple[str, str]] = {}
 """The SBG text (and file name) of every game this process translated from SBG, by its GDL rules."""
 _SBG_LOCK = threading.Lock()
 _PENDING: dict[str, str] = {}
-"""SBG texts (to their file names) received from another process and not translated yet."""
+"""SBG texts (to their file names) known to this process but not translated yet."""
+_TRANSLATING = threading.Lock()
 _MACHINES: dict[tuple[str, Description], StateMachine] = {}
 _LOCK = threading.Lock()
 
@@ -211,21 +212,34 @@ def register_sbg(description: Description, text: str, file: str) -> None:
         _SBG_TEXTS[description] = (text, file)
 
 
+def add_sbg_source(text: str, file: str) -> None:
+    """Remember an SBG game without translating it now (``ggp serve``/``ggp demo`` at start-up): the first
+    lookup by GDL rules that misses translates it (:func:`sbg_text`)."""
+    with _SBG_LOCK:
+        if text not in {known for known, _ in _SBG_TEXTS.values()}:
+            _PENDING[text] = file
+
+
 def sbg_text(description: Description) -> tuple[str, str] | None:
     """The SBG text and file name :func:`register_sbg` recorded for these rules, else ``None``. SBG texts
-    that came with a pickled :class:`GameMachines` (a player's worker process) are translated here, on the
-    first lookup that needs them."""
+    not translated yet (:func:`add_sbg_source`, or that came with a pickled :class:`GameMachines` to a
+    player's worker process) are translated here, on the first lookup that misses."""
     with _SBG_LOCK:
         found = _SBG_TEXTS.get(description)
         if found is not None or not _PENDING:
             return found
-        pending = list(_PENDING.items())
-        _PENDING.clear()
-    from ggp.translators.sbg.parser import parse_sbg
-    from ggp.translators.sbg.to_gdl import translate
+    with _TRANSLATING:  # one thread translates what is pending; a concurrent lookup waits for it
+        with _SBG_LOCK:
+            pending = list(_PENDING.items())
+            _PENDING.clear()
+        from ggp.translators.sbg.parser import parse_sbg
+        from ggp.translators.sbg.to_gdl import translate
 
-    for text, file in pending:
-        register_sbg(translate(parse_sbg(text, file)), text, file)
+        for text, file in pending:
+            try:
+                register_sbg(translate(parse_sbg(text, file)), text, file)
+            except InputError as exc:  # the game was checked when it was added; say so rather than stop a match
+                log.warning("SBG game %s not translated: %s", file, exc)
     with _SBG_LOCK:
         return _SBG_TEXTS.get(description)
 
