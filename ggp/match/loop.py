@@ -238,7 +238,7 @@ class _Match:
         for index, answer in enumerate(answers):
             if answer.refusal:
                 raise _Refused(f"player {self.names[index]!r} (role {self.roles[index]}) refused the game: "
-                                 f"{answer.refusal}")
+                               f"{answer.refusal}")
 
     async def _step(self) -> None:
         before = self.referee.state
