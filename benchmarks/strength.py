@@ -133,10 +133,16 @@ def markdown(rows: list[Row]) -> str:
         low, high = wilson(row.score * row.games, row.games)
         target = f"{'>' if row.strict else '>='} {100 * row.target:.0f}%"
         lines.append(
-            f"| {row.game} | {row.claim} | `{row.player}` | `{row.opponent}` | {row.engine} | {row.games} "
+            f"| {row.game} | {row.claim} | `{row.player}`{' *' if row.errors else ''} | `{row.opponent}` "
+            f"| {row.engine} | {row.games} "
             f"| {row.wins} / {row.draws} / {row.losses} | {100 * row.score:.1f}% "
             f"| {100 * low:.1f}-{100 * high:.1f}% | {target} | {'yes' if row.holds else 'NO'} | {row.seconds:.0f} s |"
         )
+    marked = [f"{row.game} `{row.player}` vs `{row.opponent}`: {row.errors}" for row in rows if row.errors]
+    if marked:  # a row scored partly on moves a player did not choose says so
+        lines.append("")
+        lines.append("\\* moves played by the fallback (a player raised or chose an illegal move), not chosen: "
+                     + "; ".join(marked))
     return "\n".join(lines)
 
 

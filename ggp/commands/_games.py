@@ -8,17 +8,20 @@ chosen by the file's extension and translated to GDL on the fly; a bare name is 
 
 A Sokoban file may hold several levels: ``levels.txt#3`` is its third (the first by default).
 
-:class:`GameMachines` is the machine factory of self-play: SBG games are played on the SBG engine
-(rapp.md §8: its min-max is compiled, and tests check it plays exactly like the GDL translation), the
-others by a reasoner engine.
+:class:`GameMachines` is the one machine factory of every command (arena, match, play, evaluate, evolve,
+and the manager's referee and seats in serve and demo): SBG games are played on the SBG engine (rapp.md §8:
+its min-max is compiled, and tests check it plays exactly like the GDL translation), the others by a
+reasoner engine. A manager or a player that gets a game as GDL (a START message) finds its SBG text in
+:func:`register_sbg`'s table when the command read the game as SBG in this process.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ggp.commands._args import positive_float, positive_int
 from ggp.errors import InputError
@@ -102,6 +105,45 @@ def game_path(spec: str | Path) -> tuple[Path, int]:
     return path, level
 
 
+GameKind = Literal["kif", "sbg", "sokoban"]
+KIND_NAMES: dict[GameKind, str] = {"kif": "a GDL (KIF) game", "sbg": "a Simplified Boardgames (SBG) game",
+                                   "sokoban": "a Sokoban level"}
+KIND_EXAMPLES: dict[GameKind, str] = {
+    "kif": "a GDL game (.kif, e.g. kif/ticTacToe/ticTacToe.kif)",
+    "sbg": "an SBG game (.sbg, e.g. games/gardner.sbg)",
+    "sokoban": "a Sokoban level (.sok, .xsb or .txt)",
+}
+
+
+def game_kind(path: Path, text: str) -> GameKind | None:
+    """What kind of game a file holds: by its extension, and for ``.txt`` or an unknown one by how its text
+    starts (KIF with ``;`` or ``(``, SBG with ``<<``); ``None`` when neither tells."""
+    suffix = path.suffix.lower()
+    if suffix in KIF_SUFFIXES:
+        return "kif"
+    if suffix in SBG_SUFFIXES:
+        return "sbg"
+    start = text.lstrip()[:2]
+    if start.startswith((";", "(")):
+        return "kif"
+    if start == "<<":
+        return "sbg"
+    return "sokoban" if suffix in SOKOBAN_SUFFIXES else None
+
+
+def read_game_text(path: Path, wanted: GameKind, command: str) -> str:
+    """The text of ``path`` when it holds a game of the kind ``command`` needs; a file of another kind is
+    one :class:`InputError` naming both (``ggp nld`` given a KIF file says it needs an SBG game instead of
+    failing on the first character)."""
+    from ggp.files import read_text
+
+    text = read_text(path)
+    kind = game_kind(path, text)
+    if kind is not None and kind != wanted:
+        raise InputError(f"{path}: this is {KIND_NAMES[kind]}; ggp {command} needs {KIND_EXAMPLES[wanted]}")
+    return text
+
+
 def add_limit_options(parser: Any) -> None:
     """``--max-seconds`` and ``--max-memory-mb``: the grounding limits of the commands that build a machine."""
     parser.add_argument("--max-seconds", type=positive_float, default=None, metavar="S",
@@ -155,6 +197,7 @@ def load_game(spec: str | Path, *, case_sensitive: bool | None = None) -> Loaded
         for warning in game.warnings:
             log.warning("%s", warning)
         description = translate(game)
+        register_sbg(description, text, str(path))
         return LoadedGame(name, path, description, to_kif(description), game.turn_limit, text)
     if suffix in SOKOBAN_SUFFIXES:
         from ggp.translators.sokoban.level import parse_level
@@ -181,18 +224,126 @@ class GameText(Protocol):
     def sbg(self) -> str | None: ...
 
 
+_SBG_TEXTS: dict[Description, tuple[str, str]] = {}
+"""The SBG text (and file name) of every game this process translated from SBG, by its GDL rules."""
+_SBG_LOCK = threading.Lock()
+_PENDING: dict[str, str] = {}
+"""SBG texts (to their file names) known to this process but not translated yet."""
+_TRANSLATING = threading.Lock()
+_MACHINES: dict[tuple[str, Description], StateMachine] = {}
+_LOCK = threading.Lock()
+
+
+def register_sbg(description: Description, text: str, file: str) -> None:
+    """Remember that ``description`` is the translation of the SBG game ``text``, so a machine asked for by
+    its GDL rules (a START message to a built-in player, the manager's referee) plays on the SBG engine."""
+    with _SBG_LOCK:
+        _SBG_TEXTS[description] = (text, file)
+
+
+def add_sbg_source(text: str, file: str) -> None:
+    """Remember an SBG game without translating it now (``ggp serve``/``ggp demo`` at start-up): the first
+    lookup by GDL rules that misses translates it (:func:`sbg_text`)."""
+    with _SBG_LOCK:
+        if text not in {known for known, _ in _SBG_TEXTS.values()}:
+            _PENDING[text] = file
+
+
+def sbg_text(description: Description) -> tuple[str, str] | None:
+    """The SBG text and file name :func:`register_sbg` recorded for these rules, else ``None``. SBG texts
+    not translated yet (:func:`add_sbg_source`, or that came with a pickled :class:`GameMachines` to a
+    player's worker process) are translated here, on the first lookup that misses."""
+    with _SBG_LOCK:
+        found = _SBG_TEXTS.get(description)
+        if found is not None or not _PENDING:
+            return found
+    with _TRANSLATING:  # one thread translates what is pending; a concurrent lookup waits for it
+        with _SBG_LOCK:
+            pending = list(_PENDING.items())
+            _PENDING.clear()
+        from ggp.translators.sbg.parser import parse_sbg
+        from ggp.translators.sbg.to_gdl import translate
+
+        for text, file in pending:
+            try:
+                register_sbg(translate(parse_sbg(text, file)), text, file)
+            except InputError as exc:  # the game was checked when it was added; say so rather than stop a match
+                log.warning("SBG game %s not translated: %s", file, exc)
+    with _SBG_LOCK:
+        return _SBG_TEXTS.get(description)
+
+
+def _unpickled(engine: str, texts: tuple[tuple[str, str], ...]) -> GameMachines:
+    """A :class:`GameMachines` in another process, with the SBG texts its sender had registered."""
+    with _SBG_LOCK:
+        known = {text for text, _ in _SBG_TEXTS.values()}
+        _PENDING.update((text, file) for text, file in texts if text not in known)
+    return GameMachines(engine)
+
+
 @dataclass(frozen=True, slots=True)
 class GameMachines:
-    """Picklable machine factory: the SBG engine for a game with SBG text, else ``KifMachines(engine)``."""
+    """The one machine factory of the commands: the SBG engine for an SBG game, else ``engine``.
 
-    engine: str = "auto"
+    Called on a game text (``key``, ``kif``, ``sbg``: self-play, ``ggp play``) or on GDL rules (the
+    manager's referee and its built-in players, ``ggp match``, ``ggp arena``): rules registered by
+    :func:`register_sbg` (every command that reads an ``.sbg`` file) play on the SBG engine too. GDL
+    machines are built by :func:`~ggp.reasoner.engines.make_machine` with ``engine`` as given; rules
+    are built once per process and engine (the built-in players of one process share them, the clingo
+    machine serialises queries with a lock; self-play caches its machines itself). A value, so it
+    pickles (worker processes, Ray tasks), taking the registered SBG texts along.
+    Raises what ``make_machine`` raises.
+    """
 
-    def __call__(self, game: GameText) -> StateMachine:
-        if game.sbg is not None:
-            from ggp.translators.sbg.machine import SbgStateMachine
-            from ggp.translators.sbg.parser import parse_sbg
+    engine: str = DEFAULT_ENGINE
 
-            return SbgStateMachine(parse_sbg(game.sbg, game.key))
+    def __reduce__(self) -> tuple[Any, tuple[str, tuple[tuple[str, str], ...]]]:
+        # The registered SBG texts travel with the factory (to a player's worker process under `ggp serve`),
+        # so rules that arrive there as GDL still play on the SBG engine.
+        with _SBG_LOCK:
+            texts = dict(_PENDING) | {text: file for text, file in _SBG_TEXTS.values()}
+        return (_unpickled, (self.engine, tuple(texts.items())))
+
+    @classmethod
+    def for_self_play(cls, engine: str = DEFAULT_ENGINE) -> GameMachines:
+        """The factory of commands that play many matches on one game (evaluate, evolve, play): ``auto``
+        means the compiled circuit first, as :class:`~ggp.reasoner.engines.KifMachines` resolves it."""
         from ggp.reasoner.engines import KifMachines
 
-        return KifMachines(self.engine)(game)
+        return cls(KifMachines(engine).resolved)
+
+    def load(self, game: LoadedGame) -> StateMachine:
+        """The machine of a game a command read with :func:`load_game`; GDL rules are validated first
+        (:class:`~ggp.errors.GdlValidationError` with its position)."""
+        if game.sbg is None:
+            from ggp.gdl.validator import check_or_raise
+
+            check_or_raise(game.description)
+        return self(game.description)
+
+    def __call__(self, game: GameText | Description) -> StateMachine:
+        from ggp.translators.sbg.machine import SbgStateMachine
+        from ggp.translators.sbg.parser import parse_sbg
+
+        if isinstance(game, Description):
+            found = sbg_text(game)
+            if found is not None:
+                return SbgStateMachine(parse_sbg(*found))
+            return self._gdl(game, validate=False)  # rules given as GDL were validated by their reader
+        if game.sbg is not None:
+            return SbgStateMachine(parse_sbg(game.sbg, game.key))
+        from ggp.gdl.parser import parse_kif
+
+        return self._gdl(parse_kif(game.kif, game.key), validate=True)
+
+    def _gdl(self, description: Description, *, validate: bool) -> StateMachine:
+        from ggp.reasoner.engines import make_machine
+
+        if validate:  # a game text: self-play keeps its own cache of machines (machine_for), bounded
+            return make_machine(description, self.engine)
+        key = (self.engine, description)
+        with _LOCK:  # held while building, so concurrent seats of one game ground it once
+            machine = _MACHINES.get(key)
+            if machine is None:
+                machine = _MACHINES[key] = make_machine(description, self.engine, validate=False)
+        return machine

@@ -10,12 +10,10 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ggp.commands._games import DEFAULT_ENGINE
+from ggp.commands._games import DEFAULT_ENGINE, GameMachines
 from ggp.gdl.terms import Description, Term
 from ggp.manager.launcher import AppLauncher
 from ggp.reasoner.machine import StateMachine
@@ -25,33 +23,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_MACHINES: dict[tuple[str, Description], StateMachine] = {}
-_MACHINES_LOCK = threading.Lock()
-
-
-@dataclass(frozen=True, slots=True)
-class EngineMachines:
-    """Builds machines with the named engine, one per game in each process: the built-in players share
-    them (the clingo machine serialises queries with a lock), so a game is grounded only once there.
-    A value, so it pickles: the manager builds its machines in worker processes with it. Descriptions
-    are validated by the manager before they get here."""
-
-    engine: str = DEFAULT_ENGINE
-
-    def __call__(self, description: Description) -> StateMachine:
-        from ggp.reasoner.engines import make_machine
-
-        key = (self.engine, description)
-        with _MACHINES_LOCK:
-            machine = _MACHINES.get(key)
-            if machine is None:
-                machine = _MACHINES[key] = make_machine(description, self.engine, validate=False)
-        return machine
-
 
 def machine_factory(engine: str = DEFAULT_ENGINE) -> Callable[[Description], StateMachine]:
-    """The :class:`EngineMachines` of ``engine``."""
-    return EngineMachines(engine)
+    """The manager's machines (its referee, its built-in players): :class:`~ggp.commands._games.GameMachines`
+    of ``engine``, the factory every command uses, so an SBG game read by this process plays on the SBG
+    engine here as in ``ggp arena`` and ``ggp evaluate``."""
+    return GameMachines(engine)
 
 
 def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENGINE,
@@ -86,7 +63,9 @@ def builtin_launcher(seed: int = 0, options: str = "", engine: str = DEFAULT_ENG
 
 def sbg_to_kif(text: str, file: str) -> str:
     """A Simplified Boardgames game as KIF (``ggp.translators.sbg``); raises :class:`~ggp.errors.SbgError`
-    (``file:line:column: message``) for a bad file. Warnings are logged."""
+    (``file:line:column: message``) for a bad file. Warnings are logged. The translation is registered
+    (:func:`~ggp.commands._games.register_sbg`), so this process's machines play it on the SBG engine."""
+    from ggp.commands._games import register_sbg
     from ggp.gdl.printer import to_kif
     from ggp.translators.sbg.parser import parse_sbg
     from ggp.translators.sbg.to_gdl import translate
@@ -94,7 +73,9 @@ def sbg_to_kif(text: str, file: str) -> str:
     game = parse_sbg(text, file)
     for warning in game.warnings:
         log.warning("%s", warning)
-    return to_kif(translate(game))
+    description = translate(game)
+    register_sbg(description, text, file)
+    return to_kif(description)
 
 
 def game_translators() -> dict[str, Callable[[str, str], str]]:

@@ -87,12 +87,18 @@ async def start_server(manager: Manager, host: str, port: int, token: str) -> Ru
 
 async def load_games(manager: Manager, paths: list[Path]) -> list[str]:
     """Add games to the manager, skipping (with a warning) those it refuses; returns the keys added. A
-    ``.sbg`` file is added as SBG (translated, its text kept for the piece shapes), anything else as KIF."""
+    ``.sbg`` file is added as SBG (translated, its text kept for the piece shapes, and remembered in this
+    process, whose built-in players then play it on the SBG engine), anything else as KIF."""
+    from ggp.commands._games import add_sbg_source
+
     added = []
     for path in paths:
         game_format = "sbg" if path.suffix == ".sbg" else "kif"
         try:
-            row = await manager.add_game(path.stem, path.read_text(encoding="utf-8"), game_format=game_format)
+            text = path.read_text(encoding="utf-8")
+            row = await manager.add_game(path.stem, text, game_format=game_format)
+            if game_format == "sbg":
+                add_sbg_source(text, f"{path.stem}.sbg")
         except (InputError, OSError, UnicodeDecodeError) as exc:
             log.warning("game %s skipped: %s", path.stem, exc)
             continue

@@ -41,15 +41,25 @@ def register(subcommands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the table."""
     from ggp.arena import format_table, player_roles, run_arena, standings
-    from ggp.commands._games import load_game
+    from ggp.commands._games import GameMachines, load_game
+    from ggp.errors import InputError
+    from ggp.match.local import players_problem, seating_problem
     from ggp.players.registry import make_player
-    from ggp.reasoner.engines import make_machine
+    from ggp.protocol.messages import uses_sees
 
     if not args.player:
         raise ValueError("give one --player per role, e.g. --player mcts:iterations=200 --player random")
     for spec in args.player:
         make_player(spec)  # a bad spec fails before any game starts
-    machine = make_machine(load_game(args.game, case_sensitive=args.case_sensitive).description, args.engine)
+    # The one machine factory of every command: an SBG game plays on the SBG engine, as in ggp evaluate.
+    loaded = load_game(args.game, case_sensitive=args.case_sensitive)
+    machine = GameMachines(args.engine).load(loaded)
+    gdl2 = uses_sees(loaded.description)  # each player then sees only its percepts, as in ggp match
+    seating = seating_problem(machine.roles, len(args.player))
+    refused = seating or players_problem(machine, args.player, lambda spec, seed: make_player(spec, seed=seed),
+                                         seed=args.seed, gdl2=gdl2)
+    if refused is not None:  # refused up front, in one line: nobody is scored on moves it never chose
+        raise InputError(f"{args.game}: {refused}")
     names = _names(args.player)
     roles = [machine.roles[i] for i in player_roles(machine)]
     makers = [partial(make_player, spec) for spec in args.player]
@@ -61,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         goals = " ".join(map(str, result.goals))
         print(f"game {game + 1}: {seats}: goals {goals} after {result.length} steps", file=sys.stderr)
 
-    results = run_arena(machine, makers, args.games, args.seed, args.max_steps, progress)
+    results = run_arena(machine, makers, args.games, args.seed, args.max_steps, progress, gdl2)
     table = standings(results, names)
     if args.json:
         print(json.dumps({
@@ -69,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
             "roles": [str(role) for role in roles],
             "players": names,
             "games": [{"seats": list(g.seats), "goals": list(g.goals), "length": g.length,
-                       "endReason": g.end_reason, "errors": g.errors} for g in results],
+                       "endReason": g.end_reason, "errors": g.errors,
+                       "fallbacks": list(g.fallbacks)} for g in results],
             "standings": [{"player": s.name, "games": s.games, "wins": s.wins, "draws": s.draws,
                            "losses": s.losses, "winRate": s.win_rate, "score": s.score,
-                           "meanGoal": s.mean_goal} for s in table],
+                           "meanGoal": s.mean_goal, "fallbacks": s.fallbacks} for s in table],
         }, indent=2))
     else:
         print(f"{args.game}: {args.games} games, seats rotating")

@@ -124,9 +124,14 @@ def _print_standings(manager: Manager, key: str, tournament_id: int, per_pairing
     ratings = manager.store.ratings(key)
     print(f"\n{key}: standings after {per_pairing} matches per pairing")
     print(f"  {'player':<14} {'matches':>7} {'wins':>5} {'mean goal':>9} {'elo':>7}")
-    for row in manager.standings(tournament_id):
+    table = manager.standings(tournament_id)
+    for row in table:
         elo = ratings.get(row["player"], (1500.0, 0))[0]
-        print(f"  {row['player']:<14} {row['matches']:>7} {row['wins']:>5} {row['mean']:>9.1f} {elo:>7.1f}")
+        name = f"{row['player']} *" if row["fallbacks"] else row["player"]
+        print(f"  {name:<14} {row['matches']:>7} {row['wins']:>5} {row['mean']:>9.1f} {elo:>7.1f}")
+    marked = ", ".join(f"{row['player']} {row['fallbacks']}" for row in table if row["fallbacks"])
+    if marked:  # ranked partly on moves the manager played for them
+        print(f"  * moves played by the fallback (timeouts, errors, illegal moves), not chosen: {marked}")
 
 
 async def _demo(args: argparse.Namespace) -> int:

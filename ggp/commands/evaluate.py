@@ -82,6 +82,25 @@ def _matches(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {text!r}") from None
 
 
+def _refused(games: list[Any], machines: Any, specs: tuple[str, ...]) -> dict[str, str]:
+    """The games the players cannot seat, with the reason (:func:`ggp.evaluation.evaluate.seat_problem`);
+    a game whose rules cannot be built is left to the playability check, which says why."""
+    from ggp.errors import GgpError
+    from ggp.evaluation.evaluate import seat_problem
+    from ggp.evaluation.selfplay import machine_for
+
+    refused = {}
+    for game in games:
+        try:
+            machine = machine_for(game, machines)
+        except GgpError:
+            continue
+        reason = seat_problem(game, machine, specs)
+        if reason is not None:
+            refused[game.key] = reason
+    return refused
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -90,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ggp.commands._games import GameMachines
+    from ggp.errors import InputError
     from ggp.evaluation import report as report_module
     from ggp.evaluation.evaluate import (
         DEFAULT_LADDER,
@@ -102,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         report_game,
         unplayable_report,
     )
+    from ggp.evaluation.report import fallback_note
     from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
     from ggp.match.rules import MatchRules
     from ggp.players.registry import make_player, parse_spec
@@ -119,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     # algorithms are among them.
     given_model = model_named(args.model) if args.model else None
     model: RappModel | None = given_model
+    notice = ""
     if args.players:
         specs = tuple(s.strip() for s in args.players.split(";"))
         if model is None and not args.build_model:
@@ -128,18 +150,26 @@ def run(args: argparse.Namespace) -> int:
             boards = all(game.sbg is not None for game in games)
             model = default_model() if boards else model_named("mcts")
             if not boards:
-                print("ggp evaluate: not every game is an SBG board game, so the players are the knowledge-free "
-                      "MCTS model's (--model mcts); give --model minimax3 for the min-max players", file=sys.stderr)
+                notice = ("ggp evaluate: not every game is an SBG board game, so the players are the knowledge-free "
+                          "MCTS model's (--model mcts); give --model minimax3 for the min-max players")
         specs = model.algorithms if model is not None else DEFAULT_LADDER
     for spec in specs:
         parse_spec(spec)
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
-    machines = GameMachines(args.engine)
+    machines = GameMachines.for_self_play(args.engine)
+    refused = _refused(games, machines, specs)
+    if len(refused) == len(games):  # nothing to play: one line per game, before any match or report
+        raise InputError("; ".join(f"{key}: {reason}" for key, reason in refused.items()))
+    if notice:  # said once the games are known to be playable
+        print(notice, file=sys.stderr)
     args.out.mkdir(parents=True, exist_ok=True)
     reports = {}
     playable = []
     for game in games:
+        if game.key in refused:
+            reports[game.key] = unplayable_report(game.key, specs, refused[game.key])
+            continue
         reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed, players=specs,
                                 player_factory=make_player)
         if reason:
@@ -235,5 +265,7 @@ def run(args: argparse.Namespace) -> int:
                 ) + ")"
             line = f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}"
             print(line.rstrip())
+            if fallback_note(row):  # the fitness then rests on moves some player did not choose
+                print(f"  {fallback_note(row)}")
         print(f"report: {page}")
     return 0

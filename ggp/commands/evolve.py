@@ -73,7 +73,7 @@ def choose_fitness(
 
     if name == "rapp":
         if default_model() is not None:
-            fitness = partial(rapp_fitness, machines=GameMachines(engine), workers=workers, ray_address=ray_address)
+            fitness = partial(rapp_fitness, machines=GameMachines.for_self_play(engine), workers=workers, ray_address=ray_address)
             return fitness, "rapp" + (f" on Ray at {ray_address}" if ray_address else "")
         print("ggp evolve: no RAPP model is installed; using the random-playout proxy", file=sys.stderr)
     return partial(playout_fitness, playouts=playouts), f"playout ({playouts} plays)"

@@ -18,7 +18,8 @@ from ggp.commands._args import positive_float, positive_int, size_arg
 
 def _run_sokoban(args: argparse.Namespace) -> int:
     """Every method through the registry; the levels are written in one atomic write at the end."""
-    from ggp.files import read_text, write_atomic
+    from ggp.commands._games import read_game_text
+    from ggp.files import write_atomic
     from ggp.translators.sokoban.candidates import GenerationStats
     from ggp.translators.sokoban.generator import SymSettings
     from ggp.translators.sokoban.level import levels_to_text
@@ -30,7 +31,7 @@ def _run_sokoban(args: argparse.Namespace) -> int:
     if args.layout is not None:
         if args.method != "pdb":
             raise ValueError("--layout works only with --method pdb")
-        layout = parse_layout(read_text(args.layout), str(args.layout))
+        layout = parse_layout(read_game_text(args.layout, "sokoban", "generate sokoban --layout"), str(args.layout))
     width, height = args.size or (None, None)
     sym = None
     if args.method == "sym":

@@ -1,8 +1,10 @@
 """``ggp match GAME --player P --player P``: run one match without the server and print the result.
 
 A player is ``random`` (played by the manager itself, never contacted), an ``http://`` URL of a
-running player, or a built-in type (``legal``, ``mcts``, ...) started as an in-process HTTP player on
-a loopback port. ``--out`` writes the ggp.org match JSON. Exit 0 when the match completed, 1 when it
+running player, or a built-in player spec (``legal``, ``mcts:iterations=200``, ``minimax:h=WGCM``, ...)
+started as an in-process HTTP player on a loopback port; an SBG game plays on the SBG engine, as in
+every command. A player that refuses the game (START answered ``error: <reason>``) ends the match
+with that reason. ``--out`` writes the ggp.org match JSON. Exit 0 when the match completed, 1 when it
 was aborted or the input is bad.
 """
 
@@ -67,13 +69,29 @@ class _Printer:
                 print(f"        {'; '.join(seen)}")
 
 
+def _check_builtin_players(machine: Any, specs: list[str], gdl2: bool, game: str) -> None:
+    """Refuse, in one line and before any player is launched, a built-in player that cannot play its role
+    (the refusal it would answer to START, :func:`ggp.match.local.refusal`)."""
+    from ggp.errors import InputError
+    from ggp.match.local import refusal
+    from ggp.players.registry import make_player
+
+    for index, spec in enumerate(specs):
+        if spec == "random" or spec.startswith(("http://", "https://")):
+            continue
+        reason = refusal(make_player(spec), machine, index, gdl2)
+        if reason is not None:
+            raise InputError(f"{game}: player {spec} cannot play role {machine.roles[index]}: {reason}")
+
+
 async def _run(args: argparse.Namespace) -> int:
     from ggp.commands._games import load_game
     from ggp.commands._manager_glue import builtin_launcher, machine_factory
-    from ggp.manager.launcher import LaunchedPlayer
+    from ggp.manager.launcher import AppLauncher, LaunchedPlayer
     from ggp.manager.records import to_json
     from ggp.manager.runner import CHANCE_ROLE, RANDOM_SEAT, HttpTransport, MatchConfig, Seat, run_match
     from ggp.manager.service import GameRejected, game_problems
+    from ggp.protocol.messages import uses_sees
 
     loaded = load_game(args.game)
     description, path = loaded.description, loaded.path
@@ -86,8 +104,9 @@ async def _run(args: argparse.Namespace) -> int:
         args.player.insert(roles.index(CHANCE_ROLE), "random")  # chance is the manager's own seat
     if len(args.player) != len(roles):
         raise ValueError(f"{path.name} has {len(roles)} roles {roles}; give one --player per role")
+    _check_builtin_players(machine, args.player, uses_sees(description), path.name)
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    launcher = None
+    launchers: dict[str, AppLauncher] = {}
     launched: list[LaunchedPlayer] = []
     try:
         seats = []
@@ -96,11 +115,13 @@ async def _run(args: argparse.Namespace) -> int:
                 seats.append(RANDOM_SEAT)
             elif spec.startswith(("http://", "https://")):
                 seats.append(Seat(spec, spec, "remote"))
-            else:
-                launcher = launcher or builtin_launcher(seed, engine=args.engine)
+            else:  # a registry spec: its type, and options (minimax:h=WGCM,depth=2) for every player of it
+                kind, _, options = spec.partition(":")
+                launcher = launchers.get(options) or builtin_launcher(seed, options=options, engine=args.engine)
                 if launcher is None:
                     raise ValueError(f"built-in player {spec!r} needs the player server (ggp.protocol.server)")
-                started = await launcher.launch(spec)
+                launchers[options] = launcher
+                started = await launcher.launch(kind)
                 launched.append(started)
                 seats.append(Seat(spec, started.url, f"builtin:{spec}"))
         key = loaded.name

@@ -25,12 +25,12 @@ def register(subcommands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ggp.files import read_text
+    from ggp.commands._games import read_game_text
     from ggp.generation.nld import game_nld
     from ggp.translators.sbg.parser import parse_sbg
 
     for path in args.files:
-        game = parse_sbg(read_text(path), str(path))
+        game = parse_sbg(read_game_text(path, "sbg", "nld"), str(path))
         score = game_nld(game)
         if args.json:
             print(json.dumps({

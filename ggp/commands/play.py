@@ -202,15 +202,6 @@ class TerminalPlayer:
         """Nothing to release."""
 
 
-def _machine(game: Any, engine: str) -> StateMachine:
-    from ggp.commands._games import GameMachines
-
-    class _Text:  # GameMachines reads a game by key, KIF and SBG text
-        key, kif, sbg = game.name, game.kif, game.sbg
-
-    return GameMachines(engine)(_Text())
-
-
 def play(game_spec: str, against: Sequence[str], role: str | None, seed: int, engine: str = DEFAULT_ENGINE,
          stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Play ``game_spec`` at the terminal as ``role`` against registry players; returns the exit code (0).
@@ -218,15 +209,15 @@ def play(game_spec: str, against: Sequence[str], role: str | None, seed: int, en
     Raises :class:`InputError` for an unknown role, a wrong number of ``against`` specs or a bad spec.
     """
     from ggp.commands._board_text import BoardText
-    from ggp.commands._games import load_game
-    from ggp.match.local import Transcript, play_local
+    from ggp.commands._games import GameMachines, load_game
+    from ggp.match.local import Transcript, play_local, refusal
     from ggp.match.rules import CHANCE_ROLE
     from ggp.players.registry import make_player
     from ggp.protocol.messages import uses_sees
 
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     game = load_game(game_spec)
-    machine = _machine(game, engine)
+    machine = GameMachines.for_self_play(engine).load(game)
     roles = [str(r) for r in machine.roles]
     players_roles = [r for r in roles if r != CHANCE_ROLE]
     role = role or players_roles[0]
@@ -239,8 +230,12 @@ def play(game_spec: str, against: Sequence[str], role: str | None, seed: int, en
     if len(specs) != len(others):
         raise InputError(f"{len(specs)} --against players for {len(others)} other roles ({', '.join(others)}); "
                          "give one for all or one per role")
-    opponents = {r: make_player(spec, seed=seed + i) for i, (r, spec) in enumerate(zip(others, specs))}
     gdl2 = uses_sees(game.description)
+    for r, spec in zip(others, specs):  # a player that cannot play its role says so before the game starts
+        refused = refusal(make_player(spec, seed=seed), machine, roles.index(r), gdl2)
+        if refused is not None:
+            raise InputError(f"{game.name}: player {spec} cannot play role {r}: {refused}")
+    opponents = {r: make_player(spec, seed=seed + i) for i, (r, spec) in enumerate(zip(others, specs))}
     board = BoardText(roles)
 
     class Narrator(Transcript):

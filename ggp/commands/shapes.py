@@ -28,8 +28,8 @@ def register(subcommands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ggp.commands._games import read_game_text
     from ggp.errors import InputError
-    from ggp.files import read_text
     from ggp.generation.shapes import VARIANTS, piece_shapes
     from ggp.generation.shapes.files import SHEET, piece_documents, write_documents
     from ggp.translators.sbg.parser import parse_sbg
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     if args.variant not in VARIANTS:
         raise InputError(f"unknown variant {args.variant!r}; expected one of {', '.join(VARIANTS)}")
     started = time.perf_counter()
-    game = parse_sbg(read_text(args.game), str(args.game))
+    game = parse_sbg(read_game_text(args.game, "sbg", "shapes"), str(args.game))
     pieces = piece_shapes(game, args.variant, args.seed)
     documents = piece_documents(game.name, pieces)
     write_documents(documents, args.out)

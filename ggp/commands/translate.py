@@ -34,12 +34,12 @@ def write_kif(text: str, output: Path | None) -> None:
 
 
 def _run_sbg(args: argparse.Namespace) -> int:
-    from ggp.files import read_text
+    from ggp.commands._games import read_game_text
     from ggp.gdl.printer import to_kif
     from ggp.translators.sbg.parser import parse_sbg
     from ggp.translators.sbg.to_gdl import translate
 
-    game = parse_sbg(read_text(args.file), str(args.file))
+    game = parse_sbg(read_game_text(args.file, "sbg", "translate sbg"), str(args.file))
     for warning in game.warnings:
         print(f"ggp translate: {warning}", file=sys.stderr)
     write_kif(to_kif(translate(game)), args.output)
@@ -51,13 +51,13 @@ def _register_sbg(formats: Any) -> None:
 
 
 def _run_sokoban(args: argparse.Namespace) -> int:
-    from ggp.files import read_text
+    from ggp.commands._games import read_game_text
     from ggp.gdl.printer import to_kif
     from ggp.translators.sokoban.level import parse_level
     from ggp.translators.sokoban.solver import solve_moves
     from ggp.translators.sokoban.to_gdl import translate
 
-    level = parse_level(read_text(args.file), str(args.file), args.level)
+    level = parse_level(read_game_text(args.file, "sokoban", "translate sokoban"), str(args.file), args.level)
     length = None
     if args.solve and args.step_limit is None:
         solution = solve_moves(level)

@@ -23,7 +23,11 @@ from ggp.errors import GgpError
 from ggp.evaluation import rapp
 from ggp.evaluation.metrics import all_metrics
 from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, PlayerFactory, machine_for
-from ggp.player import Budget
+from ggp.gdl.parser import parse_kif
+from ggp.match.local import players_problem, seating_problem
+from ggp.match.rules import CHANCE_ROLE
+from ggp.protocol.messages import uses_sees
+from ggp.reasoner.machine import StateMachine
 
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
@@ -37,6 +41,32 @@ SHIPPED_MODELS = {
 algorithms (built from the example games, docs/rapp_results.md) and the knowledge-free MCTS ladder."""
 DEFAULT_MODEL_PATH = SHIPPED_MODELS["minimax3"]
 """The default model: the paper's 3-algorithm min-max model."""
+
+
+SELF_PLAY_SEATS: int | None = 2
+"""Players per self-play match: :func:`~ggp.evaluation.selfplay.round_robin` seats two by default;
+``None`` stands for one per player role (N-player seatings)."""
+
+
+def seat_problem(game: GameSource, machine: StateMachine, specs: Sequence[str],
+                 seats: int | None = SELF_PLAY_SEATS) -> str | None:
+    """Why self-play with the player ``specs`` cannot seat ``game`` (one line naming what would fit), else
+    ``None``. Checked before any match, so such a game is refused at once instead of by every match.
+
+    A GDL-II game (``sees``) is refused: self-play hands every player the true state. With ``seats`` a
+    game must have that many player roles (the chance role ``random`` takes no player); with or without,
+    there must be at least as many specs as player roles.
+    """
+    roles = [str(role) for role in machine.roles if str(role) != CHANCE_ROLE]
+    if game.sbg is None and uses_sees(parse_kif(game.kif, game.key)):
+        return ("a GDL-II game (sees): self-play would show every player the true state; play it with "
+                "ggp arena or ggp match and GDL-II players (dmcts)")
+    if seats is not None and len(roles) != seats:
+        noun = "player role" if len(roles) == 1 else "player roles"
+        return (f"the game has {len(roles)} {noun} ({', '.join(roles)}) and ggp evaluate seats {seats} players per "
+                f"match: evaluate {seats}-player games, or compare players on it with ggp arena "
+                f"(one --player per role)")
+    return seating_problem(roles, len(specs), exact=False)
 
 
 def check_playable(
@@ -63,15 +93,9 @@ def check_playable(
     except GgpError as exc:
         return f"the rules cannot be used: {exc}"
     if player_factory is not None:
-        for spec in players:
-            for role in machine.roles:
-                player = player_factory(spec, seed)
-                try:
-                    player.start(machine, role, Budget())
-                except (GgpError, ValueError) as exc:
-                    return f"player {spec} cannot play this game: {exc}"
-                finally:
-                    player.stop()
+        refused = players_problem(machine, players, player_factory, seed=seed)
+        if refused is not None:
+            return refused
     rng = random.Random(seed)
     limit = (game.turn_limit + 1) if game.turn_limit else step_cap
     try:
@@ -198,6 +222,9 @@ class GameReport:
     fitness: rapp.RappResult
     unplayable: str | None = None
     errors: tuple[str, ...] = field(default=())
+    fallbacks: Mapping[str, int] = field(default_factory=dict)
+    """Per player spec, the moves the match loop played for it (it raised, or chose an illegal move): its
+    results then count moves it did not choose, which the summary and the report say."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; NaN (undefined) values become null."""
@@ -206,6 +233,7 @@ class GameReport:
             "algorithms": list(self.algorithms),
             "matches": self.matches,
             "failed": self.failed,
+            "fallbacks": dict(self.fallbacks),
             "criteria": dict(self.criteria),
             "win_matrix": [list(row) for row in self.matrix],
             "lengths": list(self.lengths),
@@ -266,7 +294,18 @@ def report_game(
         fitness,
         None,
         errors,
+        fallbacks_by_player(good),
     )
+
+
+def fallbacks_by_player(results: Sequence[MatchResult]) -> dict[str, int]:
+    """The fallback moves of each player spec over ``results`` (specs without any left out)."""
+    counts: dict[str, int] = {}
+    for result in results:
+        for spec, count in zip(result.players, result.fallback_roles):
+            if count:
+                counts[spec] = counts.get(spec, 0) + count
+    return counts
 
 
 def unplayable_report(game: str, algorithms: Sequence[str], reason: str) -> GameReport:

@@ -11,7 +11,7 @@ import html
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ggp.evaluation.evaluate import GameReport
@@ -55,10 +55,24 @@ def summary(reports: Sequence[GameReport]) -> list[dict[str, object]]:
             "Q": _clean(r.fitness.quickness),
             "matches": r.matches,
             "failed": r.failed,
+            "fallbacks": dict(r.fallbacks),
             **{name: _clean(r.criteria.get(name)) for name in ("balance", "completion", "drawishness", "duration_mean")},
         }
         for r in reports
     ]
+
+
+def fallback_note(row: Mapping[str, object]) -> str:
+    """What a summary row says about fallback moves: empty when every player chose all its moves.
+
+    >>> fallback_note({"fallbacks": {"mcts": 3}})
+    '* moves played by the fallback, not chosen by the player (it raised or chose an illegal move): mcts 3'
+    """
+    counts = row.get("fallbacks")
+    if not isinstance(counts, Mapping) or not counts:
+        return ""
+    listed = ", ".join(f"{spec} {count}" for spec, count in counts.items())
+    return f"* moves played by the fallback, not chosen by the player (it raised or chose an illegal move): {listed}"
 
 
 def _plots(reports: Sequence[GameReport], out: Path) -> dict[str, list[str]]:
@@ -164,7 +178,8 @@ def write_html(reports: Sequence[GameReport], out: Path, *, title: str = "Game e
         rows.append(
             "<tr>" + f"<td>{_fmt(row['game'])}</td>" + rapp_cells
             + "".join(f"<td>{_fmt(row[k])}</td>" for k in ("balance", "completion", "drawishness", "duration_mean",
-                                                           "matches", "failed", "reason"))
+                                                           "matches", "failed"))
+            + f"<td>{_fmt(' '.join(filter(None, (str(row['reason']), fallback_note(row)))))}</td>"
             + "</tr>"
         )
     sections = []

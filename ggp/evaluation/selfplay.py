@@ -99,6 +99,8 @@ class MatchResult:
     moves: tuple[tuple[str, ...], ...] = ()
     fallbacks: int = 0
     """Moves replaced by the match's fallback because a player raised or chose an illegal move."""
+    fallback_roles: tuple[int, ...] = ()
+    """:attr:`fallbacks` per role, in role order (``players`` order): which player's moves they were."""
     seconds: float = field(default=0.0, compare=False)
     """Wall-clock time of the match; left out of comparisons (it is the one part that never repeats)."""
     error: str | None = None
@@ -133,6 +135,7 @@ class MatchResult:
             evaluations=None if evaluations is None else tuple(tuple(e) for e in evaluations),
             moves=tuple(tuple(m) for m in data.get("moves", ())),
             fallbacks=int(data.get("fallbacks", 0)),
+            fallback_roles=tuple(int(n) for n in data.get("fallback_roles", ())),
             seconds=float(data.get("seconds", 0.0)),
             error=data.get("error"),
         )
@@ -203,7 +206,7 @@ def play_match(job: MatchJob, player_factory: PlayerFactory, machine_factory: Ma
         return MatchResult(
             job.job_id, job.game.key, job.players, job.seed, ending.goals, ending.steps, reason, first_mover,
             branching, evaluations, tuple(tuple(str(m) for m in step.joint) for step in steps),
-            transcript.fallbacks, time.perf_counter() - started,
+            transcript.fallbacks, transcript.fallbacks_by_role(), time.perf_counter() - started,
         )
     except (GgpError, ValueError) as exc:
         log.warning("match %s failed: %s", job.job_id, exc)

@@ -269,7 +269,7 @@ class HttpSeat:
         body = wire.start_text(self.match_id, self.role, info.description, info.start_clock, info.play_clock)
         code, reply = await self._send(body, self.deadlines.start_s)
         refusal = ""
-        if self.gdl2 and reply.strip().lower().startswith("error:"):
+        if reply.strip().lower().startswith("error:"):  # the player refuses the game: the match stops
             refusal = " ".join(reply.strip()[6:].split())[:200]
         return Answer(code, refusal=refusal)
 

@@ -552,16 +552,21 @@ class Manager:
         return True
 
     def standings(self, tournament_id: int) -> list[dict[str, Any]]:
-        """Per player: matches, total and mean goal value, wins (best goal, alone), sorted by mean goal."""
+        """Per player: matches, total and mean goal value, wins (best goal, alone), sorted by mean goal, and
+        ``fallbacks``: its moves the manager played for it (timeouts, errors, illegal replies), which the
+        tables mark, since its results then count moves it did not choose."""
         table: dict[str, dict[str, Any]] = {}
+        fallbacks = self.store.fallbacks(tournament_id)
         for match in self.store.matches(tournament_id=tournament_id, status="completed", limit=1_000_000):
             goals = match.goals or ()
             top = max(goals, default=0)
-            for name, goal in zip(match.players, goals):
-                entry = table.setdefault(name, {"player": name, "matches": 0, "points": 0, "wins": 0})
+            missed = fallbacks.get(match.match_id, ())
+            for seat, (name, goal) in enumerate(zip(match.players, goals)):
+                entry = table.setdefault(name, {"player": name, "matches": 0, "points": 0, "wins": 0, "fallbacks": 0})
                 entry["matches"] += 1
                 entry["points"] += goal
                 entry["wins"] += int(goal == top and list(goals).count(top) == 1)
+                entry["fallbacks"] += missed[seat] if seat < len(missed) else 0
         for entry in table.values():
             entry["mean"] = round(entry["points"] / entry["matches"], 2)
         return sorted(table.values(), key=lambda e: (-e["mean"], e["player"]))

@@ -328,6 +328,17 @@ class Store:
         params.append(limit)
         return [self._summary(row) for row in self._db.execute(query, params)]
 
+    def fallbacks(self, tournament_id: int) -> dict[str, tuple[int, ...]]:
+        """Per match of a tournament, the moves replaced by the fallback per seat (a timeout, a
+        connection error, an illegal or unparseable reply: a non-empty error code), for matches with any."""
+        counts: dict[str, dict[int, int]] = {}
+        query = ("SELECT s.match_id, CAST(e.key AS INTEGER) AS seat, COUNT(*) AS n "
+                 "FROM matches m JOIN match_steps s ON s.match_id = m.id, json_each(s.errors) e "
+                 "WHERE m.tournament_id = ? AND e.value != '' GROUP BY s.match_id, seat")
+        for row in self._db.execute(query, (tournament_id,)):
+            counts.setdefault(row["match_id"], {})[row["seat"]] = row["n"]
+        return {match: tuple(seats.get(i, 0) for i in range(max(seats) + 1)) for match, seats in counts.items()}
+
     @staticmethod
     def _summary(row: sqlite3.Row) -> MatchSummary:
         return MatchSummary(

@@ -9,6 +9,8 @@ goes through the :class:`~ggp.match.referee.Referee`. The rules (docs/matches.md
 - before the requests go out, one fallback per role is drawn from the match's seeded RNG
   (``random.Random(seed).choice`` of the role's legal moves, in role order), so the seed alone fixes
   every fallback and every chance move;
+- a player that refuses the game at START (``error: <reason>``) ends the match with ``error`` and that
+  reason before any move: nobody is scored on fallback moves a player never chose;
 - a seat that is ``None`` (the chance role ``random`` or the manager's built-in random player) is
   never asked: its move is its fallback;
 - a late reply (``TO``), an I/O failure (``CE``), an unparseable reply or a player that raised
@@ -77,7 +79,8 @@ class View:
 class Answer:
     """A seat's reply: ``code`` ``TO``/``CE`` when none came; else ``move`` (``None``: unparseable).
 
-    ``refusal`` is a START reply's ``error: <reason>`` (a player refusing a GDL-II game).
+    ``refusal`` is a START reply's ``error: <reason>``: the player refuses the game (its rules, a GDL-II
+    game for a player without hidden-information support), and the match stops with that reason.
     """
 
     code: str = ""
@@ -184,6 +187,10 @@ async def play(
                         parallel).run()
 
 
+class _Refused(GameBroken):
+    """A player refused the game at START (its reason in the message): the match ends with ``error``."""
+
+
 class _Match:
     def __init__(self, referee: Referee, seats: Sequence[Seat | None], names: Sequence[str], info: MatchInfo,
                  seed: int, rules: MatchRules, listener: Listener | None, wedge_s: float | None,
@@ -230,8 +237,8 @@ class _Match:
         log.info("match %s started: %s", self.info.match_id, ", ".join(self.names))
         for index, answer in enumerate(answers):
             if answer.refusal:
-                raise GameBroken(f"player {self.names[index]!r} (role {self.roles[index]}) refused the game: "
-                                 f"{answer.refusal}")
+                raise _Refused(f"player {self.names[index]!r} (role {self.roles[index]}) refused the game: "
+                               f"{answer.refusal}")
 
     async def _step(self) -> None:
         before = self.referee.state
@@ -308,16 +315,20 @@ class _Match:
         return self.ending
 
     async def run(self) -> Ending:
+        reason: EndReason
         try:
             return await self._loop()
         except asyncio.CancelledError:
             if self.ending is None:
                 await asyncio.shield(self._abort("aborted", "cancelled"))
             raise
+        except _Refused as exc:  # the player's choice, not a broken game: one line, no state dump
+            log.warning("match %s: %s", self.info.match_id, exc)
+            reason, detail = "error", str(exc)
         except GameBroken as exc:
             log.error("match %s: game error after %d steps: %s; state: %s", self.info.match_id,
                       self.referee.steps, exc, " ".join(self.referee.state.sorted_texts()))
-            reason: EndReason = "error"
+            reason = "error"
             detail = f"game error: {exc}"
         except GgpError as exc:
             log.error("match %s: %s; state: %s", self.info.match_id, exc, " ".join(self.referee.state.sorted_texts()))

@@ -45,6 +45,26 @@ def test_match_command_runs_built_in_players_over_loopback_http(capsys: pytest.C
     assert "errors: none" in capsys.readouterr().out
 
 
+@needs_tictactoe
+def test_match_command_stops_when_a_built_in_player_refuses_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    # min-max with W needs piece rules: on plain GDL it refuses at START, and the match stops with its reason
+    # instead of completing with fallback moves played for it; a built-in player is asked before it is launched.
+    assert main(["match", "ticTacToe", "--player", "minimax:h=WGCM", "--player", "random", "--startclock", "5",
+                 "--playclock", "1", "--seed", "2", "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(
+        "ggp match: ticTacToe.kif: player minimax:h=WGCM cannot play role xplayer: min-max WGCM: heuristic term W")
+    assert captured.err.count("\n") == 1
+
+
+def test_match_command_plays_an_sbg_game_on_the_sbg_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    # The built-in players get the game as GDL in START and find the SBG engine by its rules: W plays itself.
+    game = Path(__file__).resolve().parents[2] / "games" / "gardner.sbg"
+    assert main(["match", str(game), "--player", "minimax:h=WGCM,depth=1", "--player", "minimax:h=C,depth=1",
+                 "--startclock", "5", "--playclock", "2", "--step-cap", "4", "--seed", "2", "--quiet"]) == 0
+    assert "errors: none" in capsys.readouterr().out
+
+
 def test_match_command_refuses_bad_games_and_players_in_one_line(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     game = tmp_path / "g.kif"
@@ -106,3 +126,25 @@ def test_serve_refuses_a_bad_tournament_file_in_one_line_with_its_position(
     assert main(["serve", "--port", "0", "--no-kif", "--db", ":memory:", "--tournament", str(bad)]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"ggp serve: {bad}:") and "not valid YAML" in err and "\n" not in err
+
+
+async def test_the_managers_built_in_seats_play_an_sbg_game_on_the_sbg_engine() -> None:
+    # As in `ggp demo` and `ggp serve --sbg`: the manager's built-in players get gardner as GDL in START and
+    # play it on the SBG engine, where min-max with W plays every move itself (on the translation it refused
+    # the game and the manager played fallback moves for it).
+    from ggp.commands._manager_glue import builtin_launcher, game_translators, machine_factory
+    from ggp.commands._manager_server import load_games
+    from ggp.manager.service import Manager, ManagerSettings, MatchRequest
+    from ggp.manager.store import Store
+
+    launcher = builtin_launcher(1, options="h=WGCM,depth=1")
+    manager = Manager(Store(":memory:"), machine_factory("auto"), launcher, ManagerSettings(step_cap=4),
+                      translators=game_translators())
+    try:
+        assert await load_games(manager, [Path(__file__).resolve().parents[2] / "games" / "gardner.sbg"]) == ["gardner"]
+        match_id = await manager.start_match(MatchRequest("gardner", ("minimax", "minimax"), 10, 2, seed=1))
+        record = await manager.wait(match_id)
+    finally:
+        await manager.close()
+    assert record is not None and record.is_completed and record.step == 4
+    assert {code for row in record.errors for code in row} == {""}

@@ -101,3 +101,55 @@ def test_ggp_arena_reports_a_role_without_legal_moves_in_one_line(
     assert main(["arena", str(game), "--player", "random", "--player", "random", "--games", "1", "--quiet"]) == 1
     err = capsys.readouterr().err.strip()
     assert err == "ggp arena: game error: role 'white' has no legal move in a non-terminal state after 0 steps"
+
+
+def test_an_sbg_game_plays_on_the_sbg_engine_so_a_board_heuristic_chooses_every_move(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # On the GDL translation W refuses the game ("needs a board game with piece rules"), and the arena used
+    # to score it on fallback moves; on the SBG engine (as in ggp evaluate) it plays every move itself.
+    import json
+
+    game = str(Path(__file__).resolve().parents[2] / "games" / "gardner.sbg")
+    code = main(["arena", game, "--player", "minimax:h=WGCM,depth=1", "--player", "minimax:h=C,depth=1",
+                 "--games", "2", "--max-steps", "12", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [g["errors"] for g in out["games"]] == [0, 0]
+    assert [s["fallbacks"] for s in out["standings"]] == [0, 0]
+
+
+def test_a_player_that_refuses_the_game_stops_the_arena_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "ticTacToe", "--player", "minimax:h=WGCM,depth=1", "--player", "random", "--games", "2"])
+    captured = capsys.readouterr()
+    assert code == 1 and "goals" not in captured.out + captured.err
+    assert captured.err.strip() == (
+        "ggp arena: ticTacToe: player minimax:h=WGCM,depth=1 cannot play role xplayer: min-max WGCM: heuristic "
+        "term W (weighted material: piece values from move rules) needs a board game with piece rules (SBG); "
+        "this game is plain GDL")
+
+
+class RefusesAtStart(LegalPlayer):
+    def start(self, machine: object, role: object, budget: Budget) -> None:
+        raise ValueError("not this game")
+
+
+def test_a_refusing_player_stops_run_arena_instead_of_playing_fallbacks() -> None:
+    with pytest.raises(GgpError, match="refused the game: not this game"):
+        run_arena(NimMachine((2, 2)), [lambda s: RefusesAtStart(s), lambda s: LegalPlayer(s)], games=2)
+
+
+def test_fallbacks_are_counted_per_entrant_and_the_table_marks_the_row() -> None:
+    results = run_arena(NimMachine((2, 2)), [lambda s: Failing(s), lambda s: LegalPlayer(s)], games=2)
+    table = standings(results, ["failing", "legal"])
+    assert table[0].fallbacks == sum(game.errors for game in results) > 0 and table[1].fallbacks == 0
+    text = format_table(table)
+    assert "failing *" in text and "legal *" not in text
+    assert f"* failing: {table[0].fallbacks} moves were fallbacks" in text
+
+
+def test_a_game_with_more_roles_than_players_is_refused_up_front(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["arena", "threePlayerTicTacToe", "--player", "random", "--player", "random"])
+    assert code == 1
+    assert capsys.readouterr().err.strip() == (
+        "ggp arena: threePlayerTicTacToe: the game has 3 player roles (red, green, blue) but 2 players were "
+        "given; give one per role")

@@ -362,12 +362,20 @@ async function newPage(ctx) {
   ctx.view.append(h("h1", {}, "New match or tournament"), h("div", { class: "cards" }, matchForm, tournamentForm));
 }
 
+// A player some of whose moves the manager played (timeouts, errors, illegal replies) is ranked on moves it
+// did not choose: its row gets a star and this note says how many.
+function fallbackNote(standings) {
+  const marked = standings.filter((s) => s.fallbacks);
+  return marked.length ? h("p", { class: "meta fallbacks" }, "* moves played by the fallback, not chosen by the player: ",
+    marked.map((s) => `${s.player} ${s.fallbacks}`).join(", ")) : "";
+}
+
 async function tournamentPage(ctx, id) {
   const t = await api("/api/tournaments/" + encodeURIComponent(id));
   ctx.view.append(h("h1", {}, "Tournament ", t.name), h("p", { class: "meta" }, "Game ", t.game, " · ", statusBadge(t.status),
     ` · ${t.matches.length} of ${t.config.scheduled} matches`),
-    section("Standings", t.standings.length ? table(["player", "matches", "wins", "mean goal"], t.standings.map((s) => [s.player, s.matches, s.wins, s.mean.toFixed(1)]), { class: "list" })
-      : empty("No finished matches yet.")),
+    section("Standings", t.standings.length ? h("div", {}, table(["player", "matches", "wins", "mean goal"], t.standings.map((s) => [s.fallbacks ? s.player + " *" : s.player, s.matches, s.wins, s.mean.toFixed(1)]), { class: "list" }),
+      fallbackNote(t.standings)) : empty("No finished matches yet.")),
     section("Matches", matchRows(t.matches, "tournament-matches")));
   if (t.status === "running") {  // reload when one of its matches starts or ends (and every 5 s anyway)
     const feed = new EventSource("/api/events");

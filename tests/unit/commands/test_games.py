@@ -96,3 +96,42 @@ def test_trace_reports_a_role_without_legal_moves_in_one_line(tmp_path: Path, ca
         "ggp trace: role 'b' has no legal move in a non-terminal state after 1 steps"
     )
     assert not (tmp_path / "t.json").exists()
+
+
+def test_one_factory_plays_an_sbg_game_on_the_sbg_engine_from_its_text_or_its_gdl_rules() -> None:
+    # Every command (arena, match, play, evaluate, the manager's seats) builds its machines with GameMachines:
+    # an SBG game read by this process plays on the SBG engine even when asked for by its GDL rules, as a
+    # built-in player gets them in a START message (printed and parsed again).
+    from ggp.commands._games import GameMachines, load_game
+    from ggp.commands._manager_glue import machine_factory
+    from ggp.gdl.parser import parse_kif
+    from ggp.translators.sbg.machine import SbgStateMachine
+
+    loaded = load_game(Path(__file__).resolve().parents[3] / "games" / "gardner.sbg")
+    machines = GameMachines("clingo")
+    assert machine_factory("clingo") == machines
+    assert isinstance(machines.load(loaded), SbgStateMachine)
+    assert isinstance(machines(parse_kif(loaded.kif, "from-the-wire.kif")), SbgStateMachine)
+    assert not isinstance(machines.load(load_game("ticTacToe")), SbgStateMachine)
+
+
+def test_the_factory_takes_the_registered_sbg_games_to_another_process(tmp_path: Path) -> None:
+    # Under `ggp serve` a built-in player reasons in a worker process, which gets the factory pickled with
+    # the START arguments: an SBG game the manager read as SBG still plays on the SBG engine there.
+    import pickle
+    import subprocess
+    import sys
+
+    from ggp.commands._games import GameMachines, load_game
+
+    loaded = load_game(Path(__file__).resolve().parents[3] / "games" / "gardner.sbg")
+    (tmp_path / "factory.pickle").write_bytes(pickle.dumps(GameMachines("clingo")))
+    (tmp_path / "rules.kif").write_text(loaded.kif)
+    script = (
+        "import pickle, sys; from pathlib import Path; from ggp.gdl.parser import parse_kif\n"
+        f"machines = pickle.loads(Path({str(tmp_path / 'factory.pickle')!r}).read_bytes())\n"
+        f"machine = machines(parse_kif(Path({str(tmp_path / 'rules.kif')!r}).read_text()))\n"
+        "print(type(machine).__name__)\n"
+    )
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert found.stdout.strip() == "SbgStateMachine"

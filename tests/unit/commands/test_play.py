@@ -73,3 +73,12 @@ def test_bad_roles_and_player_counts_are_one_line_errors(monkeypatch: pytest.Mon
     assert "2 --against players for 1 other roles (oplayer)" in capsys.readouterr().err
     assert main(["play", "ticTacToe", "--against", "nosuch"]) == 1
     assert "unknown player type 'nosuch'" in capsys.readouterr().err
+
+
+def test_an_opponent_that_cannot_play_the_game_is_refused_before_it_starts(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5))
+    assert main(["play", "ticTacToe", "--against", "minimax:h=WGCM"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.strip().startswith(
+        "ggp play: ticTacToe: player minimax:h=WGCM cannot play role oplayer: min-max WGCM: heuristic term W")

@@ -145,3 +145,30 @@ def test_an_unknown_model_name_is_a_clear_error() -> None:
 def test_an_unknown_circuit_evaluator_is_a_clear_reason() -> None:
     reason = check_playable(GameSource("eval-nim-bogus", NIM), KifMachines("circuit:bogus"))
     assert reason is not None and "unknown circuit evaluator 'bogus'" in reason
+
+
+def test_fallback_moves_are_recorded_per_player_and_marked_in_the_summary_and_report(tmp_path: Path) -> None:
+    from ggp.evaluation.report import fallback_note, summary, write_html
+    from ggp.evaluation.selfplay import MatchJob, play_match
+    from ggp.player import Budget, Player
+    from ggp.players.legal_player import LegalPlayer
+    from ggp.reasoner.machine import Move, State
+
+    class Failing(LegalPlayer):
+        def _search(self, state: State, legal: tuple[Move, ...], budget: Budget) -> Move:
+            raise ValueError("cannot think")
+
+    def players(spec: str, seed: int) -> Player:
+        return Failing(seed) if spec == "failing" else make_player(spec, seed)
+
+    job = MatchJob(GameSource("nim", NIM), ("failing", "random"), seed=4)
+    result = play_match(job, players, KifMachines("clingo"))
+    assert result.error is None and result.fallback_roles[0] == result.fallbacks > 0 and result.fallback_roles[1] == 0
+    assert MatchResult.from_json(json.loads(json.dumps(result.to_json()))) == result
+    report = report_game("nim", [result], ("failing", "random"), None)
+    assert report.fallbacks == {"failing": result.fallbacks} and report.to_json()["fallbacks"] == report.fallbacks
+    row = summary([report])[0]
+    assert fallback_note(row).endswith(f"failing {result.fallbacks}")
+    assert "moves played by the fallback" in write_html([report], tmp_path).read_text()
+    clean = report_game("nim", [MatchResult("1", "nim", ("a", "b"), 1, goals=(100, 0), length=3)], ("a", "b"), None)
+    assert clean.fallbacks == {} and fallback_note(summary([clean])[0]) == ""

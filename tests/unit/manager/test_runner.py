@@ -262,3 +262,25 @@ async def test_start_goes_to_all_players_in_parallel(aiohttp_server: ServerFacto
     record = await run_match(CounterMachine(length=1, roles=4), config(seats), transport, Clock())
     assert record.is_completed and record.errors[0] == ("", "", "", "")
     assert 0.35 <= times["start"] - times["created"] < 1.2
+
+
+class Refusing(FakePlayer):
+    """Answers START with ``error: <reason>``, as the player server does for rules its player cannot play."""
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        text = await request.text()
+        if text.strip("( ").split()[0].upper() == "START":
+            self.messages.append(text)
+            return web.Response(text="error: min-max WGCM needs a board game", content_type="text/acl")
+        return await super().handle(request)
+
+
+async def test_a_player_refusing_a_plain_gdl_game_stops_the_match_with_its_reason_before_any_move(
+    aiohttp_server: ServerFactory, transport: HttpTransport
+) -> None:
+    refusing, other = Refusing(constant("(step 1)")), FakePlayer(constant("(step 2)"))
+    seats = (await seat_for(aiohttp_server, refusing, "wgcm"), await seat_for(aiohttp_server, other, "two"))
+    record = await run_match(CounterMachine(length=3), config(seats), transport)
+    assert record.is_aborted and record.moves == ()
+    assert "'wgcm'" in record.abort_detail and "refused the game: min-max WGCM needs a board game" in record.abort_detail
+    assert "PLAY" not in refusing.kinds() and "PLAY" not in other.kinds()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import aiohttp
 import pytest
@@ -56,3 +56,30 @@ def test_a_match_is_failed_when_half_the_requests_of_a_player_went_wrong() -> No
 
     assert failed_match(RECORD, [0])  # one of its two rows is TO
     assert not failed_match(RECORD, [1])
+
+
+async def test_standings_count_each_players_fallback_moves(aiohttp_server: Any) -> None:
+    # A player whose move the manager replaced (here an illegal reply) is ranked partly on a move it did
+    # not choose: the standings say how many, and the tables mark its row.
+    async def once_illegal(count: int) -> str:
+        return "(nonsense)" if count == 1 else "(step 2)"
+
+    good, sloppy = FakePlayer(constant("( STEP 1 )")), FakePlayer(once_illegal)
+    urls = [str((await aiohttp_server(player.app())).make_url("/")) for player in (good, sloppy)]
+    store = Store(":memory:")
+    manager = Manager(store, machine_for_description, settings=ManagerSettings(deadlines=FAST))
+    try:
+        await manager.add_game("counter", COUNTER_KIF)
+        manager.register_player("good", url=urls[0])
+        manager.register_player("sloppy", url=urls[1])
+        tournament = store.add_tournament("t", "counter", {})
+        match_id = await manager.start_match(MatchRequest("counter", ("good", "sloppy"), 1, 1, seed=1), tournament)
+        record = await manager.wait(match_id)
+        table = {row["player"]: row for row in manager.standings(tournament)}
+    finally:
+        await manager.close()
+    assert record is not None and record.is_completed
+    assert [row[1] for row in record.errors if row[1]] == ["IL (nonsense)"]
+    assert store.fallbacks(tournament) == {match_id: (0, 1)}
+    assert table["sloppy"]["fallbacks"] == 1 and table["good"]["fallbacks"] == 0
+    store.close()
