@@ -119,11 +119,26 @@ class ConnectionCap:
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        protocol = request.protocol
-        key = id(protocol)
+        key = id(request.protocol)
+        if request.content.is_eof():  # the whole body is here already (every real client): nothing to wait for
+            await request.read()
+        else:
+            refused = await self._receive(request)
+            if refused is not None:
+                return refused
+        self.busy.add(key)
+        try:
+            return await handler(request)
+        finally:
+            self.busy.discard(key)
+
+    async def _receive(self, request: web.Request) -> web.Response | None:
+        """Read a body that is still coming, as an unfinished request of its address; a response when it
+        was cut (too slow, or one too many) or the client went away."""
+        key = id(request.protocol)
         peer = request.remote or "?"
         self._make_room_for(peer)
-        self.receiving[key] = _Receiving(protocol, peer)
+        self.receiving[key] = _Receiving(request.protocol, peer)
         try:
             await asyncio.wait_for(request.read(), self.read_s)
         except TimeoutError:
@@ -137,11 +152,7 @@ class ConnectionCap:
             return web.Response(status=400, text="incomplete request body")
         finally:
             self.receiving.pop(key, None)
-        self.busy.add(key)
-        try:
-            return await handler(request)
-        finally:
-            self.busy.discard(key)
+        return None
 
     def _make_room_for(self, peer: str) -> None:
         """Cut the oldest unfinished request of ``peer`` when it has :attr:`per_client` already."""

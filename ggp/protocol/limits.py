@@ -35,6 +35,9 @@ PARSE_INLINE_CHARS = 2048
 """Messages up to this size are parsed on the event loop (well under a millisecond for real ones);
 larger ones in a parsing thread, one at a time, bounded by :data:`PARSE_TIMEOUT_S`."""
 
+PARSE_LARGE_CHARS = 128 * 1024
+"""Messages over this size (more than twice the largest corpus game) are parsed in a thread of their own."""
+
 PARSE_TIMEOUT_S = 15.0
 """A message whose parsing takes longer is answered 400 (its thread finishes alone, bounded by the size)."""
 
