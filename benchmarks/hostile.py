@@ -7,8 +7,7 @@ whether anything acknowledged was lost.
 Starts ``ggp player legal`` and ``ggp serve --no-kif`` (a fresh database) as child processes on loopback,
 uploads kif/ticTacToe, starts one match of two built-in random players (acknowledged with 201: it must be
 completed at the end), then runs each attack for ``--seconds`` while a probe sends one INFO (fresh
-connection) to the player and one GET /api/games to the manager every 100 ms, from a thread and event
-loop of its own:
+connection) to the player and one GET /api/games to the manager every 100 ms, from a process of its own:
 
 1. slow bodies: ``--slow`` connections to each server announce a 100,000-byte body and send a byte every
    2 s (a connection that is cut is opened again at its next 2 s tick);
@@ -27,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import io
 import json
+import multiprocessing
 import os
 import resource
 import statistics
@@ -62,6 +63,8 @@ class Probe:
     def __init__(self, player: int, manager: int) -> None:
         self.player, self.manager = player, manager
         self.samples: dict[str, list[float]] = {"INFO": [], "GET": []}
+        self.sent_at: dict[str, list[float]] = {"INFO": [], "GET": []}
+        self.began = time.monotonic()
         self.failures: dict[str, list[str]] = {"INFO": [], "GET": []}
 
     async def _one(self, session: aiohttp.ClientSession, kind: str) -> None:
@@ -78,11 +81,13 @@ class Probe:
         except (aiohttp.ClientError, TimeoutError) as exc:
             self.failures[kind].append(type(exc).__name__)
         self.samples[kind].append(time.monotonic() - began)
+        self.sent_at[kind].append(began - self.began)
 
     async def run(self, seconds: float) -> None:
         connector = aiohttp.TCPConnector(force_close=True, limit=0)
         async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=10)) as session:
-            end = time.monotonic() + seconds
+            self.began = time.monotonic()
+            end = self.began + seconds
             while time.monotonic() < end:
                 tick = time.monotonic()
                 await asyncio.gather(self._one(session, "INFO"), self._one(session, "GET"))
@@ -93,10 +98,13 @@ class Probe:
         for kind, samples in self.samples.items():
             if not samples:
                 continue
+            worst = max(range(len(samples)), key=samples.__getitem__)
             ms = sorted(s * 1000 for s in samples)
             failed = f", {len(self.failures[kind])} failed ({', '.join(sorted(set(self.failures[kind])))})" \
                 if self.failures[kind] else ""
-            parts.append(f"{kind} n={len(ms)} median {statistics.median(ms):.1f} ms max {ms[-1]:.0f} ms{failed}")
+            over = sum(sample > 0.5 for sample in samples)
+            parts.append(f"{kind} n={len(ms)} median {statistics.median(ms):.1f} ms max {ms[-1]:.0f} ms "
+                         f"(sent at {self.sent_at[kind][worst]:.1f} s; {over} over 500 ms){failed}")
         return "; ".join(parts)
 
 
@@ -129,13 +137,20 @@ async def slow_bodies(port: int, path: str, count: int, until: float) -> int:
     return opened
 
 
-async def attack(name: str, probe_ports: tuple[int, int], seconds: float,
+def probe_for(player: int, manager: int, seconds: float) -> Probe:
+    """Run a :class:`Probe` for ``seconds`` (in the probe process) and return it with its samples."""
+    probe = Probe(player, manager)
+    asyncio.run(probe.run(seconds))
+    return probe
+
+
+async def attack(probe: concurrent.futures.Executor, name: str, probe_ports: tuple[int, int], seconds: float,
                  work: Callable[[float], Awaitable[str]]) -> None:
-    probe = Probe(*probe_ports)
     until = time.monotonic() + seconds
-    # The probe has a thread and an event loop of its own: the attackers' work never delays its requests.
-    note, _ = await asyncio.gather(work(until), asyncio.to_thread(asyncio.run, probe.run(seconds)))
-    print(f"{name}: {probe.line()}" + (f" [{note}]" if note else ""), flush=True)
+    # The probe runs in a process of its own: the attackers' work never delays its requests.
+    asked = asyncio.get_running_loop().run_in_executor(probe, probe_for, *probe_ports, seconds)
+    note, result = await asyncio.gather(work(until), asked)
+    print(f"{name}: {result.line()}" + (f" [{note}]" if note else ""), flush=True)
 
 
 async def post_text(session: aiohttp.ClientSession, url: str, body: bytes, content_type: str) -> tuple[int, str]:
@@ -153,6 +168,7 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
     manager = subprocess.Popen([sys.executable, "-m", "ggp", "serve", "--no-kif", "--db", str(db),
                                 "--port", str(manager_port)], stderr=manager_log, env=env)
     fakes: list[web.AppRunner] = []
+    probe = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     try:
         wait_listening(player_port, player, work_dir / "player.log", 120)
         wait_listening(manager_port, manager, work_dir / "manager.log", 120)
@@ -168,14 +184,14 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
                 assert response.status == 201, await response.text()
                 acknowledged.append((await response.json())["matchId"])
             ports = (player_port, manager_port)
-            await attack("baseline (no attack)", ports, min(args.seconds, 5.0), _nothing)
+            await attack(probe, "baseline (no attack)", ports, min(args.seconds, 5.0), _nothing)
 
             async def slow(until: float) -> str:
                 opened = await asyncio.gather(slow_bodies(player_port, "/", args.slow, until),
                                               slow_bodies(manager_port, "/api/players", args.slow, until))
                 return f"{args.slow}+{args.slow} slow connections held, {opened[0]}+{opened[1]} opened in all"
 
-            await attack("1. slow bodies", ports, args.seconds, slow)
+            await attack(probe, "1. slow bodies", ports, args.seconds, slow)
 
             big_body = ("(START big r (" + " ".join(["a"] * (1024 * 1024 // 2 - 40)) + ") 10 5)").encode()
             big_reply = "(" + " ".join(["a"] * 32_500) + ")"
@@ -202,7 +218,7 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
                 return (f"{len(replies)} START bodies of 1 MiB answered: {sorted(set(replies))}; "
                         f"match record with 65 KB replies: {size / 1024:.0f} KB")
 
-            await attack("2. big messages", ports, args.seconds, big)
+            await attack(probe, "2. big messages", ports, args.seconds, big)
 
             async def lock(until: float) -> str:
                 rules = "((role xplayer) (role oplayer))"
@@ -212,7 +228,7 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
                 await asyncio.sleep(max(0.0, until - time.monotonic()))
                 return f"START 604799 1 -> {first}; then INFO -> {again}"
 
-            await attack("3. START lock", ports, min(args.seconds, 5.0), lock)
+            await attack(probe, "3. START lock", ports, min(args.seconds, 5.0), lock)
 
             body = json.dumps({"game": "ticTacToe", "players": ["random"] * 200_000 + ["legal"]}).encode()
 
@@ -224,7 +240,7 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
                 await asyncio.sleep(max(0.0, until - time.monotonic()))
                 return f"5 POSTs of {len(body) / 1e6:.1f} MB -> {statuses}; GET /api/tournaments {listed} bytes"
 
-            await attack("4. amplified tournaments", ports, min(args.seconds, 5.0), tournaments)
+            await attack(probe, "4. amplified tournaments", ports, min(args.seconds, 5.0), tournaments)
 
             async def second(until: float) -> str:
                 done = await asyncio.to_thread(
@@ -234,7 +250,7 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
                 await asyncio.sleep(max(0.0, until - time.monotonic()))
                 return f"second ggp serve exit {done.returncode}: {done.stderr.strip().splitlines()[-1][:160]}"
 
-            await attack("5. two managers", ports, min(args.seconds, 5.0), second)
+            await attack(probe, "5. two managers", ports, min(args.seconds, 5.0), second)
 
             for match_id in acknowledged:  # nothing acknowledged is lost
                 for _ in range(600):
@@ -251,6 +267,7 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
                                                                           work_dir / "manager.log"))
         print(f"player log: {cut_lines} 'cut a connection' lines; tracebacks in both logs: {tracebacks}")
     finally:
+        probe.shutdown()
         for runner in fakes:
             await runner.cleanup()
         for process in (player, manager):
