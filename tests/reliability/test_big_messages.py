@@ -76,6 +76,8 @@ async def test_the_parse_lane_bounds_each_parse_and_runs_one_at_a_time() -> None
         with pytest.raises(ValueError, match=r"could not be parsed within 0\.3 s"):
             await lane.parse("y" * 100, stuck)
         assert running == [100]
+        # A daemon thread: a process stopping (SIGTERM) does not wait for a parse still running.
+        assert all(thread.daemon for thread in threading.enumerate() if thread.name.startswith("ggp-parse"))
         assert await lane.parse("small", str.upper) == "SMALL"  # inline, never waits
     finally:
         release.set()

@@ -38,6 +38,7 @@ def test_a_second_store_on_the_same_database_is_refused_and_writes_nothing(tmp_p
     again.close()
 
 
+@pytest.mark.slow
 def test_a_second_ggp_serve_on_the_same_database_exits_with_one_line(tmp_path: Path) -> None:
     first = Store(tmp_path / "m.db")
     try:
