@@ -170,6 +170,8 @@ class ConnectionCap:
 
     def admit(self, server: web.Server) -> bool:
         """Make room for one more connection: True when there is (now) room, False to refuse it."""
+        if len(server.connections) < self.limit:  # the common case, without a pass over every connection
+            return True
         # A shed connection stays listed until its closing is processed: count only those still open.
         connections = [handler for handler in server.connections if handler.transport is not None]
         if len(connections) < self.limit:
