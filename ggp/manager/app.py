@@ -45,8 +45,8 @@ from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, 
 from ggp.manager.records import MatchRecord, to_dict
 from ggp.manager.service import GameRejected, Manager, MatchRequest
 from ggp.manager.store import OVERALL, MatchSummary
-from ggp.manager.tournament import spec_from_mapping, spec_from_yaml
-from ggp.protocol.server import cap_connections, cross_site
+from ggp.manager.tournament import MAX_TOURNAMENT_BODY, spec_from_mapping, spec_from_yaml
+from ggp.protocol.httpguard import cap_connections, cross_site
 
 log = logging.getLogger(__name__)
 
@@ -122,11 +122,17 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if cross_site(request):
             return _error(403, "cross-origin requests are not allowed")
         token = request.app[TOKEN]
-        if token and not (route is not None and route.canonical in SEAT_ROUTES):
-            given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-            if not hmac.compare_digest(given.encode(), token.encode()):
-                return _error(401, "this action needs the admin token (Authorization: Bearer <token>)")
+        seat_route = route is not None and route.canonical in SEAT_ROUTES
+        if token and not seat_route and not hmac.compare_digest(bearer_token(request).encode(), token.encode()):
+            return _error(401, "this action needs the admin token (Authorization: Bearer <token>)")
     return await handler(request)
+
+
+def bearer_token(request: web.Request) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header (the scheme in any case); ``""`` for any
+    other header, a bare token included: only the documented form is accepted."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
 
 
 @web.middleware
@@ -488,12 +494,16 @@ async def list_tournaments(request: web.Request) -> web.Response:
 
 
 async def create_tournament(request: web.Request) -> web.Response:
+    """A tournament from JSON or YAML; a body over :data:`MAX_TOURNAMENT_BODY` is refused unread (413)."""
+    size = len(await request.read())  # read already (the connection guard), but not parsed yet
+    if size > MAX_TOURNAMENT_BODY:
+        return _error(413, f"a tournament description may have at most {MAX_TOURNAMENT_BODY} bytes, found {size}")
     if request.content_type in ("application/yaml", "application/x-yaml", "text/yaml"):
         try:
             text = await request.text()
         except UnicodeDecodeError:
             raise InputError("the request body is not UTF-8 text") from None
-        spec = spec_from_yaml(text, "<request>")
+        spec = await asyncio.to_thread(spec_from_yaml, text, "<request>")  # pure-Python YAML: off the loop
     else:
         spec = spec_from_mapping(await _json_body(request))
     tournament_id = await request.app[MANAGER].start_tournament(spec)

@@ -42,8 +42,10 @@ from ggp.manager.runner import (
     check_roles,
 )
 from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
-from ggp.manager.tournament import TournamentSpec, round_robin
+from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
+from ggp.manager.urls import url_problem
 from ggp.match.rules import MatchRules
+from ggp.protocol.limits import MAX_PLAY_CLOCK_S, MAX_START_CLOCK_S, MIN_CLOCK_S
 from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
@@ -73,8 +75,8 @@ class PieceImages(Protocol):
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
-MAX_CLOCK = 3600
-_URL = re.compile(r"https?://[^\s/]+(/\S*)?")
+_URL = re.compile(r"https?://\S+")
+"""What a player name that is meant as a URL looks like (then :func:`url_problem` checks it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,8 +275,9 @@ class Manager:
         if (url is None) == (builtin is None):
             raise InputError("give exactly one of 'url' (a remote player) or 'builtin' (a built-in type)")
         if url is not None:
-            if not _URL.fullmatch(url) or len(url) > 500:
-                raise InputError(f"player url {url!r} must be an http:// or https:// URL")
+            problem = url_problem(url)
+            if problem is not None:
+                raise InputError(f"player url {url[:100]!r}: {problem}")
             return self.store.add_player(name, "remote", url=url)
         assert builtin is not None
         if builtin == "random":
@@ -300,14 +303,17 @@ class Manager:
         except ConnectionError as exc:
             return {"status": "CE", "note": str(exc)[:200]}
         info = wire.parse_info(reply)
-        if info is None:
-            return {"status": "bad reply", "note": reply[:200]}
+        if info is None:  # the reply itself is not shown: the ping must not fetch any page for its caller
+            return {"status": "bad reply", "note": f"not an INFO reply ({len(reply)} characters)"}
         return {"status": info.status, "name": info.name or "", "species": info.species or ""}
 
     def resolve_player(self, name: str) -> PlayerRow:
         """A registered player by name; an ``http://`` URL is registered on first use."""
         row = self.store.player(name)
-        if row is None and _URL.fullmatch(name) and len(name) <= 500:
+        if row is None and _URL.match(name):
+            problem = url_problem(name)
+            if problem is not None:
+                raise InputError(f"player url {name[:100]!r}: {problem}")
             row = self.store.add_player(name, "remote", url=name)
         if row is None:
             raise InputError(f"unknown player {name!r}; register it first or give an http:// URL")
@@ -326,9 +332,12 @@ class Manager:
         """
         if len(self._running) >= self.settings.max_running:
             raise InputError(f"{len(self._running)} matches are running already (the limit)")
-        for clock, what in ((request.start_clock, "startclock"), (request.play_clock, "playclock")):
-            if not isinstance(clock, int) or not 1 <= clock <= MAX_CLOCK:
-                raise InputError(f"{what} must be a whole number of seconds from 1 to {MAX_CLOCK}")
+        for clock, what, most in ((request.start_clock, "startclock", MAX_START_CLOCK_S),
+                                  (request.play_clock, "playclock", MAX_PLAY_CLOCK_S)):
+            if not isinstance(clock, int) or not MIN_CLOCK_S <= clock <= most:
+                raise InputError(f"{what} must be a whole number of seconds from {MIN_CLOCK_S} to {most}")
+        if request.seed is not None and not 0 <= request.seed <= MAX_SEED:
+            raise InputError(f"seed must be a whole number from 0 to {MAX_SEED}")
         row = self.store.game(request.game)
         if row is None:
             raise InputError(f"unknown game {request.game!r}")

@@ -4,6 +4,8 @@ One :class:`Store` owns one ``sqlite3`` connection in WAL mode and is used from 
 event loop). Every match step is committed as it happens, so a crash loses at most the step in
 flight; when a store is opened, matches and tournaments left ``running`` by a previous process are
 marked aborted (a tournament's config then says how many matches had started and which never ran).
+One store per database file: a second one, in any process, is refused before it writes anything
+(:class:`StoreInUse`), since it would take the first one's running matches for leftovers.
 
 >>> store = Store(":memory:")
 >>> store.add_game("nim", "(role a)", ("a",), "Nim").version
@@ -14,13 +16,15 @@ marked aborted (a tournament's config then says how many matches had started and
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from ggp.errors import InputError
 from ggp.manager.records import MatchRecord, from_dict, to_dict
@@ -56,6 +60,37 @@ CREATE TABLE IF NOT EXISTS ratings (
 """
 
 _HISTORY = ("states", "moves", "stateTimes", "errors")
+
+
+class StoreInUse(InputError):
+    """The database is held by another open :class:`Store` (another ``ggp serve``, in any process)."""
+
+
+def _lock_beside(path: str | Path) -> IO[str] | None:
+    """Hold an exclusive lock on ``<path>.lock`` (a file beside the database) for as long as the returned
+    file is open; ``None`` for an in-memory database. Raises :class:`StoreInUse` at once when another
+    store holds it: two managers on one database would each mark the other's running matches aborted.
+
+    The lock is ``flock``'s, held by the open file: it goes when the process exits, however it exits,
+    so a ``kill -9`` never leaves a stale lock behind.
+    """
+    if str(path) in ("", ":memory:") or str(path).startswith("file:"):
+        return None
+    lock_path = Path(f"{path}.lock")
+    handle = lock_path.open("a+")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise StoreInUse(f"database {str(path)!r} is in use by another manager ({holder}); stop it or give "
+                         "another --db") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +145,7 @@ class Store:
     """The manager's database. ``path`` may be ``":memory:"`` for tests. Close with :meth:`close`."""
 
     def __init__(self, path: str | Path) -> None:
+        self._lock = _lock_beside(path)  # before anything is written: a second manager writes nothing
         self._db = sqlite3.connect(str(path), isolation_level=None)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -121,6 +157,9 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
 
     def _abort_leftovers(self) -> list[str]:
         """Mark matches a previous process left running as aborted; returns their ids."""

@@ -16,9 +16,20 @@ import yaml  # type: ignore[import-untyped]
 
 from ggp.errors import InputError
 from ggp.manager.fields import reject_unknown
+from ggp.protocol.limits import MAX_PLAY_CLOCK_S, MAX_START_CLOCK_S, MIN_CLOCK_S
 
-MAX_MATCHES = 10_000
-"""The most matches one tournament may schedule (a typo in ``players`` must not queue millions)."""
+MAX_MATCHES = 400
+"""The most matches one tournament may schedule (a typo in ``players`` must not queue thousands);
+docs/manager.md quotes it."""
+
+MAX_PLAYER_ENTRIES = 64
+"""The most entries ``players`` may list, repeats included, checked before anything is built from them."""
+
+MAX_TOURNAMENT_BODY = 64 * 1024
+"""Largest tournament description (JSON or YAML) the manager parses: 64 entries of 500-character URLs fit."""
+
+MAX_SEED = 2**63 - 1
+"""Largest seed of a match or tournament (SQLite's INTEGER range); seeds are whole numbers from 0."""
 
 
 def round_robin(players: Sequence[str], roles: int, per_pairing: int) -> list[tuple[str, ...]]:
@@ -77,7 +88,12 @@ def spec_from_mapping(data: Any) -> TournamentSpec:
     if not isinstance(game, str) or not game:
         raise InputError("tournament field 'game' must be a game key")
     players = data.get("players")
-    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
+    if not isinstance(players, list) or not players:
+        raise InputError("tournament field 'players' must be a non-empty list of player names")
+    if len(players) > MAX_PLAYER_ENTRIES:  # before looking at the entries: a long list is refused unread
+        raise InputError(f"tournament field 'players' may list at most {MAX_PLAYER_ENTRIES} entries, "
+                         f"found {len(players)}")
+    if not all(isinstance(p, str) and p for p in players):
         raise InputError("tournament field 'players' must be a non-empty list of player names")
     name = data.get("name", f"{game} round robin")
     if not isinstance(name, str) or len(name) > 200:
@@ -87,9 +103,9 @@ def spec_from_mapping(data: Any) -> TournamentSpec:
         game=game,
         players=tuple(players),
         per_pairing=_int(data, "matches_per_pairing", 2, 1, 1000),
-        start_clock=_int(data, "startclock", 10, 1, 3600),
-        play_clock=_int(data, "playclock", 5, 1, 3600),
-        seed=_int(data, "seed", 0, 0, 2**63 - 1),
+        start_clock=_int(data, "startclock", 10, MIN_CLOCK_S, MAX_START_CLOCK_S),
+        play_clock=_int(data, "playclock", 5, MIN_CLOCK_S, MAX_PLAY_CLOCK_S),
+        seed=_int(data, "seed", 0, 0, MAX_SEED),
         parallel=_int(data, "parallel", 4, 1, 256),
     )
 

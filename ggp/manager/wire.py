@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ggp.errors import GgpError
 from ggp.gdl.terms import Const, Description, Term
+from ggp.protocol import limits
 from ggp.protocol.messages import (
     Abort,
     Info,
@@ -35,8 +36,9 @@ from ggp.protocol.messages import parse_reply_move as _parse_reply_move
 Spellings = tuple[tuple[str, str], ...]
 """(name, spelling) pairs, as :attr:`Description.spellings`."""
 
-MAX_REPLY_CHARS = 65_536
-"""Replies longer than this are not moves; the runner reads no further."""
+MAX_REPLY_CHARS = limits.MAX_REPLY_CHARS
+"""Replies longer than this are not moves: the runner reads no further and nothing of them is parsed or
+stored (a 65 KB reply once took the manager's event loop 0.6 s to parse and went whole into the record)."""
 
 
 def start_text(match_id: str, role: str, description: Description, start_clock: int, play_clock: int) -> str:
@@ -81,7 +83,9 @@ def info_text() -> str:
 
 
 def parse_info(text: str) -> InfoReply | None:
-    """A player's INFO reply (list or bare form), or ``None`` when it is neither."""
+    """A player's INFO reply (list or bare form), or ``None`` when it is neither (or too long to be one)."""
+    if len(text) > MAX_REPLY_CHARS:
+        return None
     try:
         return parse_info_reply(text)
     except (GgpError, ValueError):

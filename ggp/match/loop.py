@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
+MAX_RECORDED_MOVE_CHARS = 200
+"""An illegal move goes into the record (``IL <move>``) cut to this many characters: the record of a
+player that answers with huge terms stays small."""
+
 
 @dataclass(frozen=True, slots=True)
 class MatchInfo:
@@ -261,7 +265,7 @@ class _Match:
                     else:
                         found = find_move(answer.move, legal[index])  # (moveUp) and moveUp are one move
                         if found is None:
-                            code = f"IL {answer.move}"
+                            code = f"IL {str(answer.move)[:MAX_RECORDED_MOVE_CHARS]}"
                         else:
                             move = found
                 if code:

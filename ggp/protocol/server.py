@@ -4,7 +4,11 @@
 answers the typed messages. Requests are ``POST /`` (what managers send), ``GET /<url-encoded
 message>`` and ``OPTIONS`` preflights; every response carries the CORS headers ggp-base players send
 and replies use ``Content-Type: text/acl``. A message that does not parse gets HTTP 400 with a one-line
-reason and the server keeps serving.
+reason and the server keeps serving. A message over its kind's size (:mod:`ggp.protocol.limits`: a START
+carries the rules, anything else is small) gets 413; a large one is parsed off the event loop
+(:class:`~ggp.protocol.parsing.ParseLane`). A browser on another site (``Origin``, ``Sec-Fetch-Site``)
+may send INFO and PREVIEW only: anything else gets 403, as on the manager. Connections, slow clients and
+their log lines are :mod:`ggp.protocol.httpguard`'s.
 
 The reasoning of a match (building the state machine, the player's search) is done by a
 :class:`~ggp.protocol.seat.Seat`, never on the event loop. Without :class:`PlayerLimits` the seat runs
@@ -49,7 +53,10 @@ Match flow (protocol.md §3-4):
   with the player's ``own_legal_moves`` as fallback and legality check.
 - STOP answers ``done`` and ABORT ``aborted`` at once; clean-up runs in the background (a worker
   still busy with the match is killed and replaced instead).
-- Messages for another match get ``busy``; a match that has heard nothing for
+- A START whose clocks are outside :func:`~ggp.protocol.limits.clock_problem`'s bounds gets ``error:``
+  naming the bound; a START refused with ``error:`` gets the same answer when it is sent again.
+- Messages for another match get ``busy``; a PLAY while no match is played gets ``error: unknown match
+  <id>``; a match that has heard nothing for
   ``startclock + 10 * playclock`` seconds (Tiltyard's "wedged" rule) is dropped when a new START comes.
 """
 
@@ -60,16 +67,24 @@ import concurrent.futures
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
-from urllib.parse import unquote_plus, urlsplit
+from urllib.parse import unquote_plus
 
 from aiohttp import web
 
 from ggp.errors import GgpError, ProtocolError, ReasonerError
 from ggp.gdl.terms import Description
 from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
+from ggp.protocol.httpguard import CONNECTIONS as CONNECTIONS
+from ggp.protocol.httpguard import IDLE_TIMEOUT_S as IDLE_TIMEOUT_S
+from ggp.protocol.httpguard import MAX_CONNECTIONS as MAX_CONNECTIONS
+from ggp.protocol.httpguard import CappedSite as CappedSite
+from ggp.protocol.httpguard import ConnectionCap as ConnectionCap
+from ggp.protocol.httpguard import cap_connections
+from ggp.protocol.httpguard import cross_site as cross_site
+from ggp.protocol.limits import MAX_RULES_CHARS, clock_problem, size_limit
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -91,6 +106,7 @@ from ggp.protocol.messages import (
     parse_message,
     uses_sees,
 )
+from ggp.protocol.parsing import ParseLane
 from ggp.protocol.seat import (
     MachineFactory,
     Seat,
@@ -129,17 +145,9 @@ MAX_RESTARTS = 3
 """How often one match's player is started again (a fresh worker, the recovery engine) before the
 standby seat plays the rest of the match alone."""
 
-IDLE_TIMEOUT_S = 10.0
-"""A connection that sends no (complete) request for this long is closed: idle or slow clients
-(1,100 idle connections made a player deaf at a 1,024-descriptor limit) cannot hold the server."""
-
-MAX_CONNECTIONS = 512
-"""Open connections a server keeps (the manager and every player server): beyond it, a new connection
-closes the oldest one that is not in the middle of a request, or is itself closed at once when every
-one is. Well under the usual 1,024-descriptor limit, so accepting never fails."""
-
-MAX_BODY = 32 * 1024 * 1024
-"""Largest request body accepted (the largest real games are well under 1 MB)."""
+MAX_BODY = MAX_RULES_CHARS
+"""Largest request body accepted: a START with its rules (:data:`~ggp.protocol.limits.MAX_RULES_CHARS`);
+every other message is refused over :data:`~ggp.protocol.limits.MAX_MESSAGE_CHARS`."""
 
 CORS_HEADERS = {
     "Access-Control-Allow-Origin": "*",
@@ -215,6 +223,8 @@ class _Match:
     """True once the player's seat runs on the recovery engine."""
     given_up: str | None = None
     """Why the player's seat is no longer asked (the standby seat plays alone)."""
+    start_reply: str | None = None
+    """What START was answered (``ready`` or ``error: ...``): a repeated START gets the same answer."""
     gdl2: bool = False
     spellings: dict[str, str] = field(default_factory=dict)
     """The rules' own spelling of each name written with capitals: replies use it (ggp-base compares
@@ -424,8 +434,8 @@ class PlayerHost:
         current = self._match
         if current is not None:
             if current.match_id.lower() == message.match_id.lower():
-                log.info("match %s: START repeated; still ready", message.match_id)
-                return READY
+                log.info("match %s: START repeated; answered as before", message.match_id)
+                return current.start_reply or READY  # a refused START stays refused
             if not (current.failed or current.wedged(now)):
                 log.info("match %s: refused START, still playing %s", message.match_id, current.match_id)
                 return BUSY
@@ -438,7 +448,8 @@ class PlayerHost:
         self._match = match
         match.spellings = dict(message.description.spellings)
         try:
-            return await self._start_registered(match, message, now)
+            match.start_reply = await self._start_registered(match, message, now)
+            return match.start_reply
         except BaseException:
             if self._match is match and match.setup is None:
                 self._match = None  # a START that failed before its setup began never leaves the host busy
@@ -555,6 +566,9 @@ class PlayerHost:
     async def _play(self, message: Play | PlayII, now: float) -> str:
         match = self._current(message.match_id)
         if match is None:
+            if self._match is None:  # not "busy": nothing is being played, this match is simply unknown
+                log.info("match %s: PLAY for an unknown match", message.match_id)
+                return f"error: unknown match {message.match_id}"
             log.info("match %s: PLAY refused, current match is %s", message.match_id, self.match_id)
             return BUSY
         match.last_seen = now
@@ -685,94 +699,8 @@ class PlayerHost:
         self._keep(self._submit(match, "wrap_up", (moves, how, match.failed is not None), "the clean-up", bound))
 
 
-class ConnectionCap:
-    """Keeps a server's open connections under ``limit`` (see :data:`MAX_CONNECTIONS`).
-
-    :attr:`middleware` marks the connections that are answering a request; :class:`CappedSite` asks
-    :meth:`admit` before each new connection. Shed connections are logged once per ``LOG_EVERY_S``.
-    """
-
-    LOG_EVERY_S = 10.0
-
-    def __init__(self, limit: int = MAX_CONNECTIONS) -> None:
-        self.limit = limit
-        self.busy: set[int] = set()  # id() of the connections answering a request (they take no weak references)
-        self.shed = 0
-        self._logged_at = 0.0
-        self._unlogged = 0
-
-    @web.middleware
-    async def middleware(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                         ) -> web.StreamResponse:
-        self.busy.add(id(request.protocol))
-        try:
-            return await handler(request)
-        finally:
-            self.busy.discard(id(request.protocol))
-
-    def admit(self, server: web.Server) -> bool:
-        """Make room for one more connection: True when there is (now) room, False to refuse it."""
-        # A shed connection stays listed until its closing is processed: count only those still open.
-        connections = [handler for handler in server.connections if handler.transport is not None]
-        if len(connections) < self.limit:
-            return True
-        idle = next((handler for handler in connections if id(handler) not in self.busy), None)
-        if idle is not None:
-            idle.force_close()  # the oldest idle one: a request in progress is never cut
-        self._note_shed()
-        return idle is not None
-
-    def _note_shed(self) -> None:
-        self.shed += 1
-        self._unlogged += 1
-        now = time.monotonic()
-        if now - self._logged_at >= self.LOG_EVERY_S:
-            log.warning("%d connection(s) shed at the limit of %d open connections", self._unlogged, self.limit)
-            self._logged_at, self._unlogged = now, 0
-
-
-CONNECTIONS = web.AppKey("connections", ConnectionCap)
-
-
-class _Refused(asyncio.Protocol):
-    """A connection over the cap: answered 503 and closed at once."""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        transport.close()
-
-
-class CappedSite(web.TCPSite):
-    """A :class:`aiohttp.web.TCPSite` that applies the app's :class:`ConnectionCap` (if it has one)."""
-
-    async def start(self) -> None:
-        server = self._runner.server
-        app = getattr(self._runner, "app", None)
-        cap = app.get(CONNECTIONS) if isinstance(app, web.Application) else None
-        if server is None or cap is None:
-            await super().start()
-            return
-        await web.BaseSite.start(self)
-
-        def protocol() -> asyncio.Protocol:
-            assert server is not None and cap is not None
-            return server() if cap.admit(server) else _Refused()
-
-        self._server = await asyncio.get_running_loop().create_server(
-            protocol, self._host, self._port, ssl=self._ssl_context, backlog=self._backlog,
-            reuse_address=self._reuse_address, reuse_port=self._reuse_port)
-        self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
-
-
-def cap_connections(app: web.Application, limit: int = MAX_CONNECTIONS) -> None:
-    """Give ``app`` a :class:`ConnectionCap` (served through :class:`CappedSite`); call before it starts."""
-    cap = ConnectionCap(limit)
-    app[CONNECTIONS] = cap
-    app.middlewares.insert(0, cap.middleware)
-
-
 PLAYER_HOST = web.AppKey("player_host", PlayerHost)
+PARSE_LANE = web.AppKey("parse_lane", ParseLane)
 
 
 def create_player_app(
@@ -798,6 +726,7 @@ def create_player_app(
     app = web.Application(client_max_size=MAX_BODY)
     app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits,
                                   recovery_factory=recovery_factory)
+    app[PARSE_LANE] = ParseLane()
     cap_connections(app)
     app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
     app.router.add_post("/{tail:.*}", _handle_post)
@@ -818,6 +747,7 @@ async def _close_host(app: web.Application) -> AsyncIterator[None]:
     await app[PLAYER_HOST].warm_up()
     yield
     await app[PLAYER_HOST].aclose()
+    app[PARSE_LANE].close()
 
 
 async def _add_cors(request: web.Request, response: web.StreamResponse) -> None:
@@ -834,16 +764,6 @@ async def _handle_post(request: web.Request) -> web.Response:
     return await _respond(request, body.decode("utf-8", errors="replace"), received)
 
 
-def cross_site(request: web.Request) -> bool:
-    """Whether a browser sent this request from another site (a foreign ``Origin``, or ``Sec-Fetch-Site``
-    saying so: an ``<img>`` or form on any page). Non-browser clients send neither. Used by the player
-    server and the manager alike."""
-    if request.headers.get("Sec-Fetch-Site", "") in ("cross-site", "same-site"):
-        return True
-    origin = request.headers.get("Origin")
-    return bool(origin) and urlsplit(origin).netloc != request.host
-
-
 async def _handle_get(request: web.Request) -> web.Response:
     received = time.monotonic()
     return await _respond(request, unquote_plus(request.raw_path[1:], errors="replace"), received, via_get=True)
@@ -851,20 +771,34 @@ async def _handle_get(request: web.Request) -> web.Response:
 
 async def _respond(request: web.Request, text: str, received: float, via_get: bool = False) -> web.Response:
     log.debug("from %s: %s", request.remote, text[:500])
+    limit = size_limit(text)
+    if len(text) > limit:
+        log.warning("refused a message of %d characters from %s (limit %d)", len(text), request.remote, limit)
+        return web.Response(status=413, text=f"a message of this kind may have at most {limit} characters")
     try:
-        message = parse_message(text)
+        message = await request.app[PARSE_LANE].parse(text, parse_message)
     except ProtocolError as exc:
         reason = one_line(exc)
         log.warning("bad message from %s: %s", request.remote, reason)
         return web.Response(status=400, text=reason)
-    if via_get and not isinstance(message, Info | Preview) and cross_site(request):
-        # A GET needs no preflight: any web page could START (and so lock up) this player with an image.
-        log.warning("refused a cross-site GET %s from %s", message_type(message), request.remote)
-        return web.Response(status=403, text="state-changing messages from another site must be POSTed")
+    if not isinstance(message, Info | Preview) and cross_site(request):
+        # A web page must not START (and so lock up), PLAY, STOP or ABORT this player: not with an image
+        # (a GET needs no preflight), nor with a form's text/plain POST (no preflight either).
+        log.warning("refused a cross-site %s %s from %s", request.method, message_type(message), request.remote)
+        return web.Response(status=403, text="state-changing messages from another site are refused")
+    if isinstance(message, Start):
+        problem = clock_problem(message.start_clock, message.play_clock)
+        if problem is not None:  # refused before the host sees it: the same START is refused every time
+            log.warning("match %s: refused START from %s: %s", message.match_id, request.remote, problem)
+            return _acl(f"error: {problem}")
     try:
         reply = await request.app[PLAYER_HOST].reply(message, received)
     except Exception as exc:  # keep serving whatever one message did
         log.exception("failed to answer a %s message", message_type(message))
         return web.Response(status=500, text=f"internal error: {one_line(exc)}")
     log.debug("to %s: %s", request.remote, reply)
+    return _acl(reply)
+
+
+def _acl(reply: str) -> web.Response:
     return web.Response(body=reply.encode("ascii", errors="replace"), content_type="text/acl")

@@ -41,6 +41,7 @@ def test_a_match_written_step_by_step_reads_back_equal(tmp_path: Path) -> None:
     [summary] = reopened.matches(status="completed", player="bob")
     assert summary.goals == (0, 100) and summary.players == ("alice", "bob")
     assert reopened.matches(player="carol") == []
+    reopened.close()
 
 
 def test_reopening_marks_matches_left_running_as_aborted_and_keeps_their_steps(tmp_path: Path) -> None:
@@ -57,7 +58,10 @@ def test_reopening_marks_matches_left_running_as_aborted_and_keeps_their_steps(t
     assert loaded is not None and loaded.is_aborted and loaded.end_reason == "aborted"
     assert loaded.moves == record.moves and loaded.states == record.states
     assert [m.status for m in reopened.matches()] == ["aborted"]
-    assert Store(tmp_path / "m.db").recovered == []
+    reopened.close()
+    again = Store(tmp_path / "m.db")
+    assert again.recovered == []
+    again.close()
 
 
 def test_games_get_a_new_version_only_when_their_text_changes() -> None:
@@ -120,4 +124,7 @@ def test_reopening_marks_tournaments_left_running_as_aborted_with_the_matches_th
     assert row is not None and row.status == "aborted"
     assert row.config["started"] == 1 and row.config["never_ran"] == schedule[1:]
     assert row.config["x-abortDetail"] == "manager stopped"
-    assert Store(tmp_path / "m.db").recovered_tournaments == []
+    reopened.close()
+    again = Store(tmp_path / "m.db")
+    assert again.recovered_tournaments == []
+    again.close()
