@@ -38,6 +38,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--no-kif", action="store_true", help="do not load the games in kif/")
     parser.add_argument("--sbg", action="append", default=[], type=Path, metavar="DIR",
                         help="also load every .sbg game in DIR, e.g. games/ (repeatable; their pieces get shapes)")
+    parser.add_argument("--repository", action="append", default=[], type=Path, metavar="DIR",
+                        help="also load every game of DIR, a folder in the ggp.org layout (<key>/METADATA, as kif/) "
+                        "or of <key>.kif files; a broken game is listed at /api/repository, not fatal (repeatable)")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -70,6 +73,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.commands._piece_images import shape_cache
     from ggp.errors import InputError
     from ggp.files import read_text
+    from ggp.manager import repository
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
     from ggp.protocol.server import PlayerLimits
@@ -80,6 +84,9 @@ async def _serve(args: argparse.Namespace) -> int:
     for directory in args.sbg:
         if not directory.is_dir():
             raise InputError(f"--sbg {str(directory)!r} is not a directory")
+    for directory in args.repository:
+        if not directory.is_dir():
+            raise InputError(f"--repository {str(directory)!r} is not a directory")
     sbg_games = [path for directory in args.sbg for path in sorted(directory.glob("*.sbg"))]
     host = f"[{args.host}]" if ":" in args.host else args.host
     settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
@@ -94,6 +101,10 @@ async def _serve(args: argparse.Namespace) -> int:
         if not args.no_kif:
             await load_games(manager, kif_games())
         await load_games(manager, sbg_games)
+        for directory in args.repository:
+            stored, broken = await repository.load(manager, directory)
+            print(f"repository {directory}: {len(stored)} games served, {len(broken)} broken "
+                  f"(listed at /api/repository)", flush=True)
         for spec in specs:
             tournament_id = await manager.start_tournament(spec)
             print(f"tournament {tournament_id} ({spec.name}) started", flush=True)

@@ -9,7 +9,8 @@ host) is refused, so a web page cannot drive a loopback manager.
 Routes (all JSON unless said otherwise)::
 
     GET  /api/games                    POST /api/games {key, kif | sbg, name?}
-    GET  /api/games/{key}?version=     GET  /games/{key}/v{n}/  (+ rulesheet.kif)
+    GET  /api/games/{key}?version=     GET  /games/ and /games/... (the ggp.org repository API:
+                                       ggp.manager.repository)    GET /api/repository (broken games)
     GET  /api/games/{key}/pieces/{piece}-{owner}.svg  (image/svg+xml; games uploaded as SBG)
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
@@ -40,6 +41,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
+from ggp.manager import repository
 from ggp.manager.fields import reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
 from ggp.manager.records import MatchRecord, to_dict
@@ -234,18 +236,6 @@ async def piece_image(request: web.Request) -> web.Response:
     if svg is None:
         raise web.HTTPNotFound(reason="unknown game or piece")
     return web.Response(body=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=60"})
-
-
-async def game_metadata(request: web.Request) -> web.Response:
-    """The repository-style game URL used as ``gameMetaURL`` in match records."""
-    version = _whole(request.match_info["version"], "a game version")
-    row = request.app[MANAGER].store.game(request.match_info["key"], version)
-    if row is None:
-        raise web.HTTPNotFound(reason="unknown game version")
-    if request.match_info.get("file") == "rulesheet.kif":
-        return web.Response(text=row.kif, content_type="text/plain")
-    return web.json_response({"gameName": row.name, "roleNames": list(row.roles), "version": row.version,
-                              "rulesheet": "rulesheet.kif"})
 
 
 # --- players ----------------------------------------------------------------------------------------
@@ -553,8 +543,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_post("/api/games", add_game)
     add.add_get("/api/games/{key}", get_game)
     add.add_get("/api/games/{key}/pieces/{file}", piece_image)
-    add.add_get(r"/games/{key}/v{version:\d+}/", game_metadata)
-    add.add_get(r"/games/{key}/v{version:\d+}/{file}", game_metadata)
+    repository.add_routes(app, manager.store, manager.repository)
     add.add_get("/api/players", list_players)
     add.add_post("/api/players", add_player)
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)

@@ -27,6 +27,7 @@ from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: t
 from ggp.manager.reasoning import GameSlot, ReasonerLimits, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
+from ggp.manager.repository import RepositoryIndex
 from ggp.manager.runner import (
     CHANCE_ROLE,
     DEFAULT_STEP_CAP,
@@ -151,6 +152,8 @@ class Manager:
         self._running: dict[str, _Running] = {}
         self._tournaments: dict[int, asyncio.Task[None]] = {}
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.repository = RepositoryIndex()
+        """Descriptions and broken games of the repository folders loaded (:mod:`ggp.manager.repository`)."""
         if store.player("random") is None:
             store.add_player("random", "random")
         for kind in self.builtin_kinds():
