@@ -23,7 +23,7 @@ Routes (all JSON unless said otherwise)::
     POST /api/matches/{id}/human/{role}/move {move, turn?}   (a person's move; X-Seat-Secret)
     GET  /api/tournaments              POST /api/tournaments (JSON, or YAML with Content-Type */yaml)
     GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
-    GET  /api/ratings?game=            GET  /api/events (dashboard feed)
+    GET  /api/ratings?game=&system=elo|agon   GET  /api/events (dashboard feed)
     GET  /                             (the web UI; static files under /static/)
 """
 
@@ -511,12 +511,33 @@ async def abort_tournament(request: web.Request) -> web.Response:
 
 
 async def get_ratings(request: web.Request) -> web.Response:
+    """``?system=elo`` (the default) or ``?system=agon``; ``?game=KEY`` for one game, else overall."""
+    system = request.query.get("system", "elo")
+    if system == "agon":
+        return _agon_ratings(request)
+    if system != "elo":
+        raise InputError(f"system must be elo or agon, not {system[:20]!r}")
     store = request.app[MANAGER].store
     game = request.query.get("game") or OVERALL
     ratings = store.ratings(game)
     return web.json_response({"game": game, "games": [g for g in store.rated_games() if g != OVERALL],
                               "ratings": [{"player": p, "elo": round(r, 1), "matches": n}
                                           for p, (r, n) in ratings.items()]})
+
+
+def _agon_ratings(request: web.Request) -> web.Response:
+    """Agon skills (best first) and role difficulties (hardest first) of one game or overall."""
+    agon = request.app[MANAGER].agon
+    game = request.query.get("game") or OVERALL
+    rated = agon.ratings(game)
+    skills = sorted(rated.skills.items(), key=lambda item: -item[1][0])
+    roles = sorted(rated.difficulties.items(), key=lambda item: -item[1][0])
+    return web.json_response({
+        "system": "agon", "game": game, "games": [g for g in agon.scopes() if g != OVERALL],
+        "ratings": [{"player": p, "skill": round(r, 1), "matches": n} for p, (r, n) in skills],
+        "roles": [{"game": key.split("/", 1)[0], "role": key.split("/", 1)[1], "difficulty": round(r, 1),
+                   "matches": n} for key, (r, n) in roles],
+    })
 
 
 async def index(request: web.Request) -> web.FileResponse:

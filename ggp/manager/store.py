@@ -122,6 +122,12 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for modules that keep tables of their own in the same file (Agon ratings,
+        the scheduler); use it from the store's thread only."""
+        return self._db
+
     def _abort_leftovers(self) -> list[str]:
         """Mark matches a previous process left running as aborted; returns their ids."""
         rows = self._db.execute("SELECT id, header FROM matches WHERE status = 'running'").fetchall()

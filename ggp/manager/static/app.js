@@ -81,9 +81,9 @@ function section(title, ...content) { return h("section", { class: "panel" }, h(
 // timers). A page that finishes loading after the user moved on is thrown away.
 
 async function dashboard(ctx) {
-  const [running, recent, ratings, tournaments, games, players] = await Promise.all([
+  const [running, recent, ratings, tournaments, games, players, agon] = await Promise.all([
     api("/api/matches?status=running&limit=50"), api("/api/matches?limit=30"), api("/api/ratings"),
-    api("/api/tournaments"), api("/api/games"), api("/api/players")]);
+    api("/api/tournaments"), api("/api/games"), api("/api/players"), api("/api/ratings?system=agon")]);
   const finished = recent.filter((m) => m.status !== "running").slice(0, 20);
   const stat = (label, value, href) => h(href ? "a" : "div", { class: "stat", href }, h("span", { class: "value" }, String(value)), h("span", { class: "label" }, label));
   const standings = [...ratings.ratings].sort((a, b) => b.elo - a.elo);
@@ -100,6 +100,7 @@ async function dashboard(ctx) {
         section("Standings (Elo, all games)", standings.length ? table(["#", "player", "Elo", "rated matches"],
           standings.map((r, i) => [String(i + 1), r.player, r.elo.toFixed(1), r.matches]), { id: "standings", class: "list" })
           : empty("No rated matches yet.")),
+        section("Agon skill (all games)", agonTable(agon, "agon-standings")),
         section("Tournaments", tournaments.length ? table(["id", "name", "game", "status"], tournaments.map((t) => [
           link("#/tournament/" + t.id, String(t.id)), t.name, t.game, statusBadge(t.status)]), { id: "tournaments", class: "list" })
           : empty("None."),
@@ -108,6 +109,15 @@ async function dashboard(ctx) {
   let timer = null;
   feed.addEventListener("match", () => { clearTimeout(timer); timer = setTimeout(route, 300); });
   ctx.closers.push(() => { feed.close(); clearTimeout(timer); });
+}
+
+// Agon ratings (GET /api/ratings?system=agon): players by skill, then roles by difficulty.
+function agonTable(agon, id) {
+  if (!agon.ratings.length) return empty("No rated matches yet.");
+  return h("div", {}, table(["#", "player", "skill", "rated seats"],
+    agon.ratings.map((r, i) => [String(i + 1), r.player, r.skill.toFixed(1), r.matches]), { id, class: "list" }),
+    h("details", {}, h("summary", {}, "Role difficulty"), table(["game", "role", "difficulty", "rated seats"],
+      agon.roles.map((r) => [r.game, r.role, r.difficulty.toFixed(1), r.matches]), { id: id + "-roles", class: "list" })));
 }
 
 async function matchesPage(ctx) {
@@ -255,6 +265,7 @@ async function gamesPage(ctx) {
   const response = await fetch("/api/games");
   const games = await response.json();
   const formats = (response.headers.get("X-Game-Formats") || "kif").split(",");
+  const repository = await api("/api/repository");
   const key = h("input", { name: "key", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*" });
   const name = h("input", { name: "name" });
   const format = h("select", { name: "format" }, formats.map((f) => h("option", { value: f }, f.toUpperCase())));
@@ -275,16 +286,22 @@ async function gamesPage(ctx) {
     section(`${games.length} game${games.length === 1 ? "" : "s"}`, games.length ? table(["key", "name", "version", "roles"],
       games.map((g) => [link("#/game/" + encodeURIComponent(g.key), g.key), g.name, "v" + g.version, g.roles.join(", ")]), { id: "games", class: "list" })
       : empty("No games yet.")),
+    h("p", { class: "muted" }, "Served to GGP tools as a ggp.org game repository at ", h("span", { class: "mono" }, location.origin + "/games/")),
+    repository.broken.length ? section(`${repository.broken.length} broken game${repository.broken.length === 1 ? "" : "s"} (not served)`,
+      table(["key", "file", "error"], repository.broken.map((b) => [b.key, h("span", { class: "mono" }, b.path), h("span", { class: "err" }, b.error)]),
+        { id: "broken-games", class: "list" })) : "",
     form);
 }
 
 async function gamePage(ctx, key) {
-  const g = await api("/api/games/" + encodeURIComponent(key));
+  const [g, agon] = await Promise.all([api("/api/games/" + encodeURIComponent(key)),
+    api("/api/ratings?system=agon&game=" + encodeURIComponent(key))]);
   ctx.view.append(h("h1", {}, g.name), h("p", { class: "meta" }, h("span", { class: "mono" }, g.key), ` · version ${g.version} · roles `, g.roles.join(", "),
     " · ", link("#/matches?game=" + encodeURIComponent(g.key), "matches of this game"), " · ", link("#/new?game=" + encodeURIComponent(g.key), "start a match")),
     h("p", { class: "meta", id: "board-size" }, g.board
       ? `Board: ${g.board.xs.length}` + (g.board.ys.length ? ` × ${g.board.ys.length}` : " squares in a row") + ` (${g.board.layers.map((l) => l.relation).join(", ")})`
       : "No board: states are shown as fluent lists."),
+    section("Agon ratings on this game", agonTable(agon, "game-agon")),
     section("Rules", h("pre", { class: "kif" }, g.kif)));
 }
 
