@@ -15,6 +15,8 @@ Routes (all JSON unless said otherwise)::
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
     GET  /api/matches?status=&game=&player=&tournament=&limit=
+    GET  /matches/{id}.json            GET  /api/archive?game=&player=&since=&until=&outcome=&page=&per_page=
+    GET  /api/matches/export?since=    (JSON lines; the archive: ggp.manager.archive)
     POST /api/matches {game, players, startclock?, playclock?, seed?}
     GET  /api/matches/{id}             (ggp.org match JSON; ?download=1 as a file)
     GET  /api/matches/{id}/events      (text/event-stream: snapshot, step, end; x-board: the geometry)
@@ -41,7 +43,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager import repository
+from ggp.manager import archive, repository
 from ggp.manager.fields import reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
 from ggp.manager.records import MatchRecord, to_dict
@@ -569,6 +571,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_post("/api/players", add_player)
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
     add.add_get("/api/players/{name}/ping", ping_player)
+    archive.add_routes(app, manager.store)  # before /api/matches/{id}: 'export' is no match id
     add.add_get("/api/matches", list_matches)
     add.add_post("/api/matches", create_match)
     add.add_get("/api/matches/{id}", get_match)

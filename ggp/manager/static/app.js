@@ -120,12 +120,32 @@ function agonTable(agon, id) {
       agon.roles.map((r) => [r.game, r.role, r.difficulty.toFixed(1), r.matches]), { id: id + "-roles", class: "list" })));
 }
 
+// The archive (GET /api/archive): filters by game, player, dates and outcome, 50 matches a page.
 async function matchesPage(ctx) {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
-  const matches = await api("/api/matches?" + params.toString());
-  const filters = [...params.entries()].map(([k, v]) => `${k} = ${v}`).join(", ");
-  ctx.view.append(h("h1", {}, "Matches"), filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : "",
-    section(`${matches.length} match${matches.length === 1 ? "" : "es"}`, matchRows(matches, "matches")));
+  if (params.has("status")) { params.set("outcome", params.get("status")); params.delete("status"); }
+  const data = await api("/api/archive?" + params.toString());
+  const field = (name, attrs) => h("input", Object.assign({ name, value: params.get(name) || "" }, attrs || {}));
+  const inputs = { game: field("game"), player: field("player"), since: field("since", { placeholder: "2026-11-27" }),
+    until: field("until", { placeholder: "2026-11-28" }),
+    outcome: h("select", { name: "outcome" }, ["", "completed", "aborted", "running", "errors"].map((o) =>
+      h("option", { value: o, selected: (params.get("outcome") || "") === o }, o || "any outcome"))) };
+  const form = h("form", { class: "card filters", id: "archive-filters", onsubmit: (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams();
+    for (const [name, input] of Object.entries(inputs)) if (input.value) next.set(name, input.value);
+    location.hash = "#/matches?" + next.toString();
+  } }, Object.entries(inputs).map(([name, input]) => h("label", {}, name + " ", input)), h("button", { type: "submit" }, "Filter"));
+  const pages = Math.max(1, Math.ceil(data.total / data.per_page));
+  const goto = (page) => { const p = new URLSearchParams(params); p.set("page", String(page)); return "#/matches?" + p.toString(); };
+  const rows = data.matches.length ? table(["match", "game", "players", "status", "goals", "errors", "started", "JSON"], data.matches.map((m) => [
+    matchLink(m.matchId), m.game, m.players.join(" vs "), statusBadge(m.status), m.goals ? m.goals.join(" / ") : "",
+    m.stepsWithErrors ? String(m.stepsWithErrors) : "", when(m.created), link("/matches/" + encodeURIComponent(m.matchId) + ".json", "json")]),
+  { id: "matches", class: "list matches" }) : empty("None.");
+  ctx.view.append(h("h1", {}, "Matches"), form,
+    section(`${data.total} match${data.total === 1 ? "" : "es"}`, rows,
+      h("p", { class: "pager" }, data.page > 1 ? link(goto(data.page - 1), "« newer") : "", ` page ${data.page} of ${pages} `,
+        data.page < pages ? link(goto(data.page + 1), "older »") : "")));
 }
 
 // The URL of a piece's generated picture (SBG games; board.js shows the letter when there is none).
