@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._args import non_negative_int, positive_int
+from ggp.commands._args import non_negative_int, positive_float, positive_int
 
 
 def register(subcommands: Any) -> None:
@@ -41,6 +41,17 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--repository", action="append", default=[], type=Path, metavar="DIR",
                         help="also load every game of DIR, a folder in the ggp.org layout (<key>/METADATA, as kif/) "
                         "or of <key>.kif files; a broken game is listed at /api/repository, not fatal (repeatable)")
+    parser.add_argument("--schedule", action="store_true",
+                        help="continuous scheduling: pair the registered remote players that answer a ping on the "
+                        "stored games, round after round (pause players with POST /api/players/NAME/pause)")
+    parser.add_argument("--schedule-round", type=positive_float, default=5.0, metavar="S",
+                        help="seconds between scheduling rounds (default 5)")
+    parser.add_argument("--schedule-clocks", default="30,15", metavar="START,PLAY",
+                        help="clocks of games whose METADATA gives none (default 30,15)")
+    parser.add_argument("--schedule-games", default="", metavar="KEY,...",
+                        help="draw only these games (default: every stored game)")
+    parser.add_argument("--retry-suspended", type=non_negative_int, default=600, metavar="S",
+                        help="the schedule retries a suspended player after S seconds (default 600)")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -74,10 +85,17 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.errors import InputError
     from ggp.files import read_text
     from ggp.manager import repository
+    from ggp.manager.scheduler import SCHEDULER, ScheduleSettings
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
     from ggp.protocol.server import PlayerLimits
 
+    try:
+        start_clock, play_clock = (int(part) for part in args.schedule_clocks.split(","))
+    except ValueError:
+        raise InputError(f"--schedule-clocks wants START,PLAY in whole seconds, not {args.schedule_clocks!r}") from None
+    schedule = ScheduleSettings(round_s=args.schedule_round, retry_s=args.retry_suspended, start_clock=start_clock,
+                                play_clock=play_clock, games=tuple(k for k in args.schedule_games.split(",") if k))
     stop_on_sigterm()
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
@@ -108,8 +126,14 @@ async def _serve(args: argparse.Namespace) -> int:
         for spec in specs:
             tournament_id = await manager.start_tournament(spec)
             print(f"tournament {tournament_id} ({spec.name}) started", flush=True)
+        scheduler = server.runner.app[SCHEDULER]
+        if args.schedule:
+            scheduler.configure(schedule)
+            scheduler.start()
+            print(f"continuous scheduling on, a round every {schedule.round_s:g} s", flush=True)
         print(f"ggp manager at {server.url} (database {args.db}); Ctrl-C stops it", flush=True)
         await wait_for_stop()
     finally:
+        await server.runner.app[SCHEDULER].stop()  # no new match while the manager closes
         await server.close()
     return 0

@@ -14,6 +14,7 @@ Routes (all JSON unless said otherwise)::
     GET  /api/games/{key}/pieces/{piece}-{owner}.svg  (image/svg+xml; games uploaded as SBG)
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
+    POST /api/players/{name}/pause|resume   GET /api/schedule  (continuous scheduling: ggp.manager.scheduler)
     GET  /api/matches?status=&game=&player=&tournament=&limit=
     GET  /matches/{id}.json            GET  /api/archive?game=&player=&since=&until=&outcome=&page=&per_page=
     GET  /api/matches/export?since=    (JSON lines; the archive: ggp.manager.archive)
@@ -43,7 +44,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager import archive, repository
+from ggp.manager import archive, repository, scheduler
 from ggp.manager.fields import reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
 from ggp.manager.records import MatchRecord, to_dict
@@ -570,6 +571,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_get("/api/players", list_players)
     add.add_post("/api/players", add_player)
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
+    scheduler.add_routes(app, scheduler.Scheduler(manager))  # started by `ggp serve --schedule`
     add.add_get("/api/players/{name}/ping", ping_player)
     archive.add_routes(app, manager.store)  # before /api/matches/{id}: 'export' is no match id
     add.add_get("/api/matches", list_matches)

@@ -53,6 +53,9 @@ class FoundGame:
     rules: Path
     name: str = ""
     description: str = ""
+    clocks: tuple[int, int] | None = None
+    """(start clock, play clock) in seconds from ``METADATA``'s ``startClock`` and ``playClock``, when it
+    gives both (an extension of the ggp.org format; the scheduler uses them, defaults otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +74,15 @@ class RepositoryIndex:
 
     descriptions: dict[str, str] = field(default_factory=dict)
     broken: dict[str, BrokenGame] = field(default_factory=dict)
+    clocks: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def add_found(self, game: FoundGame) -> None:
-        """Remember a game's description (and forget an earlier failure of the same key)."""
+        """Remember a game's description and clocks (and forget an earlier failure of the same key)."""
         self.broken.pop(game.key, None)
         if game.description:
             self.descriptions[game.key] = game.description
+        if game.clocks:
+            self.clocks[game.key] = game.clocks
 
     def add_broken(self, game: BrokenGame) -> None:
         self.broken[game.key] = game
@@ -119,7 +125,12 @@ def _from_folder(folder: Path) -> FoundGame:
     name = meta.get("gameName")
     described = meta.get("description")
     text = _description(folder / described) if isinstance(described, str) and "/" not in described else ""
-    return FoundGame(key, folder / rulesheet, name if isinstance(name, str) else key, text)
+    start, play = meta.get("startClock"), meta.get("playClock")
+    clocks = None
+    if isinstance(start, int) and isinstance(play, int) and all(not isinstance(c, bool) and 1 <= c <= 3600
+                                                                 for c in (start, play)):
+        clocks = (start, play)
+    return FoundGame(key, folder / rulesheet, name if isinstance(name, str) else key, text, clocks)
 
 
 def scan(directory: Path) -> tuple[list[FoundGame], list[BrokenGame]]:
