@@ -12,7 +12,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from ggp.manager.app import create_app
-from ggp.manager.scheduler import SCHEDULE_TOURNAMENT, ScheduleSettings, Scheduler, draw_game
+from ggp.manager.scheduler import SCHEDULE_TOURNAMENT, Scheduler, ScheduleSettings, draw_game
 from ggp.manager.service import Manager
 from ggp.manager.store import GameRow
 from tests.helpers.network import free_port
@@ -27,7 +27,7 @@ async def with_players(manager: Manager, aiohttp_server: ServerFactory, count: i
     """``count`` registered step players (each PLAY answered after ``delay_s``) and two step games."""
     await manager.add_game("duel", step_game_kif(2, 10))
     await manager.add_game("solo", step_game_kif(1, 10))
-    names = []
+    names: list[str] = []
     for index in range(count):
         server = await aiohttp_server(step_player_app(index, delay_s))
         manager.register_player(f"p{index}", url=str(server.make_url("/")))
@@ -36,7 +36,7 @@ async def with_players(manager: Manager, aiohttp_server: ServerFactory, count: i
 
 
 def seated(manager: Manager, match_ids: list[str]) -> list[str]:
-    names = []
+    names: list[str] = []
     for match_id in match_ids:
         record = manager.live(match_id)
         assert record is not None
