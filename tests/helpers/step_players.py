@@ -6,8 +6,8 @@ the players.
 :func:`step_player_app` is an HTTP player for any of them: INFO ``available``, START ``ready``, PLAY a
 seeded random ``(step 1)``/``(step 2)`` after ``delay_s``, many matches at once.
 
-``python -m tests.helpers.step_players FIRST_PORT COUNT`` serves COUNT players on consecutive loopback
-ports until killed (prints ``ready`` once they listen).
+``python -m tests.helpers.step_players DELAY_S PORT...`` serves one player on each loopback port until
+killed (prints ``ready`` once they listen).
 """
 
 from __future__ import annotations
@@ -64,15 +64,15 @@ def step_player_app(seed: int, delay_s: float = 0.0) -> web.Application:
     return app
 
 
-async def serve(first_port: int, count: int, delay_s: float = 0.0) -> None:
-    """Serve ``count`` step players on ``first_port`` and the ports after it, forever."""
-    for index in range(count):
+async def serve(ports: list[int], delay_s: float = 0.0) -> None:
+    """Serve one step player on each of ``ports``, forever."""
+    for index, port in enumerate(ports):
         runner = web.AppRunner(step_player_app(index, delay_s), access_log=None)
         await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", first_port + index).start()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
     print("ready", flush=True)
     await asyncio.Event().wait()
 
 
 if __name__ == "__main__":
-    asyncio.run(serve(int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else 0.0))
+    asyncio.run(serve([int(port) for port in sys.argv[2:]], float(sys.argv[1])))

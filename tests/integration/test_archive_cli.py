@@ -46,6 +46,7 @@ def test_a_match_is_imported_once_exported_again_and_a_broken_copy_refused(
     assert "other: refused: step 2: the recorded state differs" in err
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_a_match_recorded_by_ggp_base_is_imported_and_rated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     peer = SHARED / "peer" / "run"
