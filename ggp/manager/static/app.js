@@ -328,6 +328,8 @@ async function gamePage(ctx, key) {
 async function playersPage(ctx) {
   const response = await fetch("/api/players");
   const players = await response.json();
+  const schedule = await api("/api/schedule");
+  const scheduled = Object.fromEntries(schedule.players.map((p) => [p.name, p.state]));
   const types = (response.headers.get("X-Builtin-Types") || "random").split(",");
   const name = h("input", { name: "name", required: true });
   const url = h("input", { name: "url", placeholder: "http://127.0.0.1:9147/" });
@@ -348,11 +350,23 @@ async function playersPage(ctx) {
     ? h("span", {}, h("span", { class: "err" }, `suspended (${p.failStreak} failures) `),
       h("button", { class: "small", onclick: async (e) => { try { await api(`/api/players/${encodeURIComponent(p.name)}/unsuspend`, { method: "POST" }); route(); } catch (err) { e.target.after(errorBox(err)); } } }, "unsuspend"))
     : p.failStreak ? `${p.failStreak} failed in a row` : h("span", { class: "ok" }, "ok");
+  // Continuous scheduling (ggp serve --schedule) seats remote players; pausing keeps one out of it.
+  const scheduleCell = (p) => {
+    const state = scheduled[p.name];
+    if (!state) return "";
+    const action = state === "paused" ? "resume" : "pause";
+    return h("span", {}, state + " ", h("button", { class: "small", onclick: async (e) => {
+      try { await api(`/api/players/${encodeURIComponent(p.name)}/${action}`, { method: "POST" }); route(); } catch (err) { e.target.after(errorBox(err)); }
+    } }, action));
+  };
   ctx.view.append(h("h1", {}, "Players"),
+    h("p", { class: "muted", id: "schedule-state" }, schedule.running
+      ? `Continuous scheduling is on: a round every ${schedule.settings.round_s} s.`
+      : "Continuous scheduling is off (ggp serve --schedule turns it on)."),
     section(`${players.length} player${players.length === 1 ? "" : "s"}`,
-      table(["name", "kind", "url / type", "Elo", "status", "INFO"], players.map((p) => [
+      table(["name", "kind", "url / type", "Elo", "status", "INFO", "schedule"], players.map((p) => [
         link("#/matches?player=" + encodeURIComponent(p.name), p.name), p.kind, h("span", { class: "mono" }, p.url || p.builtin || ""),
-        p.elo.toFixed(1), status(p), ping(p)]), { id: "players", class: "list" })),
+        p.elo.toFixed(1), status(p), ping(p), scheduleCell(p)]), { id: "players", class: "list" })),
     form);
 }
 
