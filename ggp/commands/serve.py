@@ -25,6 +25,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--port", type=int, default=9140, help="port (default 9140; 0 = any free port)")
     parser.add_argument("--db", default="ggp-manager.db", metavar="FILE",
                         help="SQLite database (default ggp-manager.db); SBG piece shapes are cached in ggp-shapes/ beside it")
+    parser.add_argument("--public-url", default="", metavar="URL",
+                        help="the address other machines reach this manager at, for the gameMetaURL of matches "
+                        "(default http://HOST:PORT; give it with --host 0.0.0.0 or behind a proxy)")
     parser.add_argument("--expose", action="store_true", help="allow binding beyond loopback (needs --token)")
     parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
     parser.add_argument("--engine", default="auto",
@@ -107,7 +110,10 @@ async def _serve(args: argparse.Namespace) -> int:
             raise InputError(f"--repository {str(directory)!r} is not a directory")
     sbg_games = [path for directory in args.sbg for path in sorted(directory.glob("*.sbg"))]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
+    if args.public_url and not args.public_url.startswith(("http://", "https://")):
+        raise InputError(f"--public-url must start with http:// or https://, not {args.public_url!r}")
+    public_url = args.public_url.rstrip("/") or f"http://{host}:{args.port}"
+    settings = ManagerSettings(public_url=public_url, suspend_after=args.suspend_after,
                                step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
     # A long-running manager bounds its built-in players like `ggp player`: each reasons in a worker process.
     launcher = builtin_launcher(engine=args.engine, limits=PlayerLimits())
