@@ -197,11 +197,15 @@ STORE = web.AppKey("repository_store", Store)
 INDEX = web.AppKey("repository_index", RepositoryIndex)
 
 
+MAX_VERSION = 2**63 - 1
+"""Largest version number accepted in a path (SQLite's INTEGER range)."""
+
+
 def _row(request: web.Request) -> GameRow:
     version_text = request.match_info.get("version")
-    version = int(version_text) if version_text is not None and len(version_text) < 10 else None
-    if version_text is not None and version is None:
-        raise web.HTTPNotFound(reason="unknown game version")
+    version = int(version_text) if version_text is not None else None
+    if version is not None and version > MAX_VERSION:
+        raise InputError(f"a game version must be a whole number from 0 to {MAX_VERSION}")
     row = request.app[STORE].game(request.match_info["key"], version)
     if row is None:
         raise web.HTTPNotFound(reason="unknown game or version")
