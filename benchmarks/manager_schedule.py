@@ -13,7 +13,7 @@ Printed: matches completed and aborted, joint moves, request errors, matches per
 (event loop: HTTP, records, SQLite, scheduling) and of its reasoner workers (read from /proc).
 
 Usage: PYTHONPATH=. python benchmarks/manager_schedule.py [--players 50] [--games 20] [--seconds 600]
-       [--first-port 28100] [--think 0.2] [--round 1] [--playclock 2]
+       [--first-port 28100] [--think 0.2] [--round 1] [--playclock 2] [--cache-mb 1024]
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from collections import Counter
 from pathlib import Path
 
 from ggp.commands._manager_glue import machine_factory
+from ggp.manager.reasoning import ReasonerLimits
 from ggp.manager.scheduler import Scheduler, ScheduleSettings
-from ggp.manager.service import Manager
+from ggp.manager.service import Manager, ManagerSettings
 from ggp.manager.store import Store
 from tests.helpers.step_players import step_games
 
@@ -64,7 +65,8 @@ async def bench(args: argparse.Namespace) -> int:
         return 1
     db = Path(tempfile.mkdtemp(prefix="ggp-schedule-")) / "manager.db"
     store = Store(db)
-    manager = Manager(store, machine_factory("auto"))
+    manager = Manager(store, machine_factory("auto"),
+                      settings=ManagerSettings(reasoner=ReasonerLimits(cache_mb=args.cache_mb)))
     stuck: set[str] = set()
     most_running = 0
     try:
@@ -109,7 +111,8 @@ async def bench(args: argparse.Namespace) -> int:
     per_player = Counter(name for r in done for name in r.player_names)
     per_game = Counter(r.game_key for r in done)
     print(f"{args.players} players, {args.games} games, {wall:.0f} s (schedule {args.seconds} s), "
-          f"round {args.round} s, clocks {args.startclock}/{args.playclock} s, think {args.think} s")
+          f"round {args.round} s, clocks {args.startclock}/{args.playclock} s, think {args.think} s, "
+          f"reasoner cache {args.cache_mb} MB, load average at the end {os.getloadavg()[0]:.1f}")
     print(f"matches: {len(done)} ({len(completed)} completed, {len(aborted)} aborted), joint moves {moves}, "
           f"most running at once {most_running}, stuck {len(stuck)}")
     print(f"request errors: {dict(errors) or 'none'}")
@@ -132,6 +135,8 @@ def main() -> int:
     parser.add_argument("--round", type=float, default=1.0, help="seconds between scheduling rounds")
     parser.add_argument("--startclock", type=int, default=5)
     parser.add_argument("--playclock", type=int, default=2)
+    parser.add_argument("--cache-mb", type=int, default=1024, help="the manager's reasoner worker cache (serve: "
+                        "--reasoner-cache-mb); 20 games need about 600 MB, or each match reloads its game")
     return asyncio.run(bench(parser.parse_args()))
 
 

@@ -55,6 +55,9 @@ def register(subcommands: Any) -> None:
                         help="draw only these games (default: every stored game)")
     parser.add_argument("--retry-suspended", type=non_negative_int, default=600, metavar="S",
                         help="the schedule retries a suspended player after S seconds (default 600)")
+    parser.add_argument("--reasoner-cache-mb", type=positive_int, default=512, metavar="MB",
+                        help="resident memory of the reasoner workers kept for games no match is using (default "
+                        "512); a schedule rotating over many games wants about 30 MB per game")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -88,6 +91,7 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.errors import InputError
     from ggp.files import read_text
     from ggp.manager import repository
+    from ggp.manager.reasoning import ReasonerLimits
     from ggp.manager.scheduler import SCHEDULER, ScheduleSettings
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
@@ -114,7 +118,8 @@ async def _serve(args: argparse.Namespace) -> int:
         raise InputError(f"--public-url must start with http:// or https://, not {args.public_url!r}")
     public_url = args.public_url.rstrip("/") or f"http://{host}:{args.port}"
     settings = ManagerSettings(public_url=public_url, suspend_after=args.suspend_after,
-                               step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
+                               step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome,
+                               reasoner=ReasonerLimits(cache_mb=args.reasoner_cache_mb))
     # A long-running manager bounds its built-in players like `ggp player`: each reasons in a worker process.
     launcher = builtin_launcher(engine=args.engine, limits=PlayerLimits())
     manager = Manager(open_store(args.db), machine_factory(args.engine), launcher, settings,

@@ -210,28 +210,33 @@ class Scheduler:
         self._rng.shuffle(idle)
         games = self._games()
         recent = self.recent_counts(now)
-        started: list[str] = []
+        pairings: list[tuple[GameRow, list[str]]] = []
         while idle:
             game = draw_game(self._rng, games, recent, len(idle))
             if game is None:
                 break
             seats = len(player_roles(game.roles))
-            seated, idle = idle[:seats], idle[seats:]
-            start_clock, play_clock = self.clocks(game.key)
-            try:
-                match_id = await self.manager.start_match(
-                    MatchRequest(game.key, tuple(seated), start_clock, play_clock), tournament=SCHEDULE_TOURNAMENT)
-            except InputError as exc:
-                log.warning("schedule: no match on %s for %s: %s", game.key, seated, exc)
-                games = [g for g in games if g.key != game.key]
-                idle = seated + idle
-                continue
+            pairings.append((game, idle[:seats]))
+            idle = idle[seats:]
             recent[game.key] += 1
-            started.append(match_id)
-        self.started.extend(started)
+        # Started together: starting a match may load its game into a worker, which takes a while.
+        results = await asyncio.gather(*(self._start(game, seated) for game, seated in pairings))
+        started = [match_id for match_id in results if match_id is not None]
         if started:
             log.info("schedule round %d: %d matches started", self.rounds, len(started))
         return started
+
+    async def _start(self, game: GameRow, seated: list[str]) -> str | None:
+        """Start one scheduled match; ``None`` (logged, the players wait for the next round) when refused."""
+        start_clock, play_clock = self.clocks(game.key)
+        try:
+            match_id = await self.manager.start_match(
+                MatchRequest(game.key, tuple(seated), start_clock, play_clock), tournament=SCHEDULE_TOURNAMENT)
+        except InputError as exc:
+            log.warning("schedule: no match on %s for %s: %s", game.key, seated, exc)
+            return None
+        self.started.append(match_id)
+        return match_id
 
     def status(self) -> dict[str, Any]:
         """For ``GET /api/schedule``: on or off, settings, and each remote player's state."""
