@@ -119,9 +119,11 @@ async def bench(args: argparse.Namespace) -> int:
     print(f"matches per player: min {min(per_player.values())} median {statistics.median(per_player.values()):g} "
           f"max {max(per_player.values())}; per game: min {min(per_game.values())} max {max(per_game.values())} "
           f"over {len(per_game)} games")
+    requests = sum(len(r.player_names) * (r.step + 2) for r in done)  # START, one PLAY per step, STOP
     if moves:
         print(f"manager CPU per joint move: {1000 * cpu / moves:.2f} ms in the manager process "
-              f"+ {1000 * workers / moves:.2f} ms in its reasoner workers")
+              f"+ {1000 * workers / moves:.2f} ms in its reasoner workers; {requests / moves:.2f} player requests "
+              f"per joint move (pings not counted), {1000 * cpu / requests:.2f} ms of the manager process per request")
     return 0 if not stuck and not aborted else 1
 
 
