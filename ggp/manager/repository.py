@@ -6,13 +6,14 @@ ggp-base's ``RemoteGameRepository`` (and every tool built on it) reads a reposit
     GET /games/metadata              {key: metadata} for every game (one request instead of one per game)
     GET /games/<key>/                the latest version's metadata
     GET /games/<key>/v<N>/           version N's metadata
-    GET /games/<key>[/v<N>]/<file>   a file the metadata names (``rulesheet.kif``, ``description.txt``)
+    GET /games/<key>[/v<N>]/<file>   a file the metadata names (``rulesheet.kif``, ``description.txt``,
+                                     ``stylesheet.xsl``)
 
-Metadata is ``{version, gameName, rulesheet, description?, roleNames, numRoles}``; the client fetches
-``<game URL>v<version>/<rulesheet>`` and, when named, the description. A stylesheet is never named (the
-manager has none), which ggp-base reads as "no stylesheet". Versions are the store's: a game's version
-grows whenever its rules text changes, so a ``gameMetaURL`` in a match record always names the rules
-that match was played with.
+Metadata is ``{version, gameName, rulesheet, description?, stylesheet?, roleNames, numRoles}``; the
+client fetches ``<game URL>v<version>/<rulesheet>`` and, when named, the description and the stylesheet
+(kept from the repository folder; a game uploaded otherwise has neither, which ggp-base reads as none).
+Versions are the store's: a game's version grows whenever its rules text changes, so a ``gameMetaURL``
+in a match record always names the rules that match was played with.
 
 :func:`scan` reads a folder of games in the ggp.org layout (``<key>/METADATA`` naming the rulesheet and
 description, as ``kif/``) or flat ``<key>.kif`` files (as ``../shared/gdl-corpus``); :class:`RepositoryIndex`
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 
 RULESHEET = "rulesheet.kif"
 DESCRIPTION = "description.txt"
+STYLESHEET = "stylesheet.xsl"
 MAX_DESCRIPTION = 64 * 1024
 """Longest description text kept (a description is a paragraph or two)."""
 
@@ -53,6 +55,8 @@ class FoundGame:
     rules: Path
     name: str = ""
     description: str = ""
+    stylesheet: str = ""
+    """The XSL stylesheet the ggp.org viewers drew states with, when METADATA names one."""
     clocks: tuple[int, int] | None = None
     """(start clock, play clock) in seconds from ``METADATA``'s ``startClock`` and ``playClock``, when it
     gives both (an extension of the ggp.org format; the scheduler uses them, defaults otherwise)."""
@@ -73,6 +77,7 @@ class RepositoryIndex:
     key, and the broken games of the folders it loaded. Empty when no ``--repository`` was given."""
 
     descriptions: dict[str, str] = field(default_factory=dict)
+    stylesheets: dict[str, str] = field(default_factory=dict)
     broken: dict[str, BrokenGame] = field(default_factory=dict)
     clocks: dict[str, tuple[int, int]] = field(default_factory=dict)
 
@@ -81,6 +86,8 @@ class RepositoryIndex:
         self.broken.pop(game.key, None)
         if game.description:
             self.descriptions[game.key] = game.description
+        if game.stylesheet:
+            self.stylesheets[game.key] = game.stylesheet
         if game.clocks:
             self.clocks[game.key] = game.clocks
 
@@ -125,12 +132,14 @@ def _from_folder(folder: Path) -> FoundGame:
     name = meta.get("gameName")
     described = meta.get("description")
     text = _description(folder / described) if isinstance(described, str) and "/" not in described else ""
+    styled = meta.get("stylesheet")
+    style = _description(folder / styled) if isinstance(styled, str) and "/" not in styled else ""
     start, play = meta.get("startClock"), meta.get("playClock")
     clocks = None
     if isinstance(start, int) and isinstance(play, int) and all(not isinstance(c, bool) and 1 <= c <= 3600
                                                                  for c in (start, play)):
         clocks = (start, play)
-    return FoundGame(key, folder / rulesheet, name if isinstance(name, str) else key, text, clocks)
+    return FoundGame(key, folder / rulesheet, name if isinstance(name, str) else key, text, style, clocks)
 
 
 def scan(directory: Path) -> tuple[list[FoundGame], list[BrokenGame]]:
@@ -167,6 +176,8 @@ def metadata(row: GameRow, index: RepositoryIndex) -> dict[str, Any]:
                             "roleNames": list(row.roles), "numRoles": len(row.roles)}
     if index.descriptions.get(row.key):
         data["description"] = DESCRIPTION
+    if index.stylesheets.get(row.key):
+        data["stylesheet"] = STYLESHEET
     return data
 
 
@@ -236,9 +247,11 @@ async def game_file(request: web.Request) -> web.Response:
         return web.Response(text=row.kif, content_type="text/plain")
     if name == "METADATA":
         return await game_metadata(request)
-    description = request.app[INDEX].descriptions.get(row.key, "")
-    if name == DESCRIPTION and description:
-        return web.Response(text=description, content_type="text/plain")
+    index = request.app[INDEX]
+    if name == DESCRIPTION and index.descriptions.get(row.key):
+        return web.Response(text=index.descriptions[row.key], content_type="text/plain")
+    if name == STYLESHEET and index.stylesheets.get(row.key):
+        return web.Response(text=index.stylesheets[row.key], content_type="text/xsl")
     raise web.HTTPNotFound(reason="no such file")
 
 

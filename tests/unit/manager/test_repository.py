@@ -23,7 +23,8 @@ def make_repository(root: Path) -> Path:
     nim = root / "nim"
     nim.mkdir(parents=True)
     (nim / "METADATA").write_text(json.dumps({"gameName": "Nim", "rulesheet": "nim.kif", "description": "nim.txt",
-                                              "stylesheet": None, "version": 3}))
+                                              "stylesheet": "nim.xsl", "version": 3}))
+    (nim / "nim.xsl").write_text("<xsl:stylesheet/>")
     (nim / "nim.kif").write_text(NIM_KIF)
     (nim / "nim.txt").write_text("Take the last object to win.")
     (root / "tictactoe.kif").write_text(TICTACTOE_KIF)
@@ -55,7 +56,8 @@ async def test_metadata_and_files_are_what_ggp_base_reads(aiohttp_client: Client
     client = await aiohttp_client(create_app(manager))
     latest = await (await client.get("/games/nim/")).json()
     assert latest == {"gameName": "Nim", "version": 2, "rulesheet": "rulesheet.kif", "description": "description.txt",
-                      "roleNames": ["a", "b"], "numRoles": 2}
+                      "stylesheet": "stylesheet.xsl", "roleNames": ["a", "b"], "numRoles": 2}
+    assert await (await client.get("/games/nim/v1/stylesheet.xsl")).text() == "<xsl:stylesheet/>"
     first = await (await client.get("/games/nim/v1/")).json()
     assert first["version"] == 1
     assert "version two" not in await (await client.get("/games/nim/v1/rulesheet.kif")).text()
