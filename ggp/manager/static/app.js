@@ -123,6 +123,7 @@ function agonTable(agon, id) {
 // The archive (GET /api/archive): filters by game, player, dates and outcome, 50 matches a page.
 async function matchesPage(ctx) {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
+  const filters = [...params.entries()].filter(([k]) => k !== "page" && k !== "per_page").map(([k, v]) => `${k} = ${v}`).join(", ");
   if (params.has("status")) { params.set("outcome", params.get("status")); params.delete("status"); }
   const data = await api("/api/archive?" + params.toString());
   const field = (name, attrs) => h("input", Object.assign({ name, value: params.get(name) || "" }, attrs || {}));
@@ -142,7 +143,8 @@ async function matchesPage(ctx) {
     matchLink(m.matchId), m.game, m.players.join(" vs "), statusBadge(m.status), m.goals ? m.goals.join(" / ") : "",
     m.stepsWithErrors ? String(m.stepsWithErrors) : "", when(m.created), link("/matches/" + encodeURIComponent(m.matchId) + ".json", "json")]),
   { id: "matches", class: "list matches" }) : empty("None.");
-  ctx.view.append(h("h1", {}, "Matches"), form,
+  ctx.view.append(h("h1", {}, "Matches"),
+    filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : "", form,
     section(`${data.total} match${data.total === 1 ? "" : "es"}`, rows,
       h("p", { class: "pager" }, data.page > 1 ? link(goto(data.page - 1), "« newer") : "", ` page ${data.page} of ${pages} `,
         data.page < pages ? link(goto(data.page + 1), "older »") : "")));
@@ -364,9 +366,9 @@ async function playersPage(ctx) {
       ? `Continuous scheduling is on: a round every ${schedule.settings.round_s} s.`
       : "Continuous scheduling is off (ggp serve --schedule turns it on)."),
     section(`${players.length} player${players.length === 1 ? "" : "s"}`,
-      table(["name", "kind", "url / type", "Elo", "status", "INFO", "schedule"], players.map((p) => [
+      table(["name", "kind", "url / type", "Elo", "status", "schedule", "INFO"], players.map((p) => [
         link("#/matches?player=" + encodeURIComponent(p.name), p.name), p.kind, h("span", { class: "mono" }, p.url || p.builtin || ""),
-        p.elo.toFixed(1), status(p), ping(p), scheduleCell(p)]), { id: "players", class: "list" })),
+        p.elo.toFixed(1), status(p), scheduleCell(p), ping(p)]), { id: "players", class: "list" })),
     form);
 }
 
