@@ -80,7 +80,7 @@ def _add_rules(store: Any, spec: str) -> None:
 def _records(path: Path, game: str | None) -> list[Any]:
     from ggp.errors import InputError
     from ggp.files import read_text
-    from ggp.manager.records import from_dict
+    from ggp.manager.archive import record_to_import
 
     text = read_text(path).strip()
     try:
@@ -88,18 +88,17 @@ def _records(path: Path, game: str | None) -> list[Any]:
             [json.loads(line) for line in text.splitlines() if line.strip()]
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
-    for item in items:
-        if isinstance(item, dict) and game is not None and not item.get("gameMetaURL"):
-            item["gameMetaURL"] = ""
-            item.setdefault("x-gameKey", game)
-    return [from_dict(item) for item in items]
+    return [record_to_import(item, game) for item in items]
 
 
 def _import_file(store: Any, path: Path, engine: str, game: str | None) -> bool:
     """Check and store every match of one file; prints one line per match; False when any is refused."""
-    from ggp.errors import GgpError
+    import asyncio
+
+    from ggp.errors import GgpError, InputError
     from ggp.gdl.parser import parse_kif
-    from ggp.manager.archive import check_replay, completed_for_import, game_key_of, store_imported
+    from ggp.manager.archive import import_record
+    from ggp.match.referee import Referee
     from ggp.reasoner.engines import make_machine
 
     try:
@@ -107,25 +106,24 @@ def _import_file(store: Any, path: Path, engine: str, game: str | None) -> bool:
     except (GgpError, ValueError, OSError) as exc:
         print(f"{path}: refused: {exc}", file=sys.stderr)
         return False
-    ok = True
     machines: dict[tuple[str, int], Any] = {}
-    for record in records:
-        key = game_key_of(record) or game
-        row = store.game(key) if key else None
-        if row is None:
-            print(f"{path}: {record.match_id}: refused: unknown game {key!r}; load it first "
-                  f"(ggp serve --repository DIR, or --rules KEY=FILE.kif)", file=sys.stderr)
-            ok = False
-            continue
+
+    async def referee_for(row: Any) -> tuple[Referee, Any]:
         if (row.key, row.version) not in machines:
             machines[(row.key, row.version)] = make_machine(parse_kif(row.kif, f"{row.key}.kif"), engine)
-        machine = machines[(row.key, row.version)]
-        prepared = completed_for_import(record, row.key, [str(role) for role in machine.roles])
-        problem = check_replay(machine, prepared)
-        if problem is not None:
-            print(f"{path}: {record.match_id}: refused: {problem}", file=sys.stderr)
+
+        async def done() -> None:
+            return None
+
+        return Referee(machines[(row.key, row.version)]), done
+
+    ok = True
+    for record in records:
+        try:
+            stored = asyncio.run(import_record(store, referee_for, record, game))
+        except InputError as exc:
+            print(f"{path}: {record.match_id}: refused: {exc}", file=sys.stderr)
             ok = False
             continue
-        stored = store_imported(store, prepared)
         print(f"{path}: {record.match_id}: {'imported' if stored else 'already in the archive'}")
     return ok

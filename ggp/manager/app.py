@@ -573,7 +573,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
     scheduler.add_routes(app, scheduler.Scheduler(manager))  # started by `ggp serve --schedule`
     add.add_get("/api/players/{name}/ping", ping_player)
-    archive.add_routes(app, manager.store)  # before /api/matches/{id}: 'export' is no match id
+    archive.add_routes(app, manager)  # before /api/matches/{id}: 'export' is no match id
     add.add_get("/api/matches", list_matches)
     add.add_post("/api/matches", create_match)
     add.add_get("/api/matches/{id}", get_match)

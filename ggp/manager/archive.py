@@ -8,6 +8,7 @@ publishes and extends that archive:
                                             {total, page, per_page, matches: [...]}, newest first
     GET /api/matches/export?since=          every finished match (finished at or after ``since``) as
                                             JSON lines, oldest first, for mirroring and re-import
+    POST /api/archive/import[?game=KEY]     one match JSON, checked and stored (admin token when set)
 
 ``since``/``until`` are Unix seconds or ISO dates (``2026-11-27``, ``2026-11-27T12:00:00``, UTC).
 ``outcome`` is ``completed``, ``aborted``, ``running`` or ``errors`` (a match in which some request got
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -31,9 +32,11 @@ from ggp.errors import GgpError, InputError
 from ggp.gdl.parser import SList, read_sexprs, sexpr_to_term
 from ggp.manager.agon import AgonTable
 from ggp.manager.rating_log import rate_match
-from ggp.manager.records import MatchRecord, to_dict
-from ggp.manager.store import Store
-from ggp.reasoner.machine import State, StateMachine
+from ggp.manager.records import MatchRecord, from_dict, to_dict
+from ggp.manager.service import Manager
+from ggp.manager.store import GameRow, Store
+from ggp.match.referee import Referee
+from ggp.reasoner.machine import State
 from ggp.reasoner.traces import normalize_term_text
 
 OUTCOMES = ("completed", "aborted", "running", "errors")
@@ -166,42 +169,74 @@ def _state_texts(state: State) -> set[str]:
     return {_fold(text) for text in state.sorted_texts()}
 
 
-def check_replay(machine: StateMachine, record: MatchRecord) -> str | None:
-    """Replay a match under ``machine``'s rules; ``None`` when every recorded state follows from the one
-    before by the recorded joint move (each legal), else the first problem as ``step N: ...`` (step 0 is
-    the initial state). A completed match must end in a terminal state with the recorded goal values.
-    Names are compared case-insensitively (ggp.org records are lower case)."""
-    roles = machine.roles
-    state = machine.initial_state()
+async def check_replay(referee: Referee, record: MatchRecord) -> str | None:
+    """Replay a match under the rules ``referee`` (fresh, at the initial state) reasons with; ``None``
+    when every recorded state follows from the one before by the recorded joint move (each legal), else
+    the first problem as ``step N: ...`` (step 0 is the initial state). A completed match must end in a
+    terminal state with the recorded goal values. Names are compared case-insensitively (ggp.org records
+    are lower case). The referee may reason here or in the manager's worker process."""
+    roles = referee.roles
     try:
         for step, recorded in enumerate(record.states):
             if step > 0:
                 joint = record.moves[step - 1]
                 if len(joint) != len(roles):
                     return f"step {step}: {len(joint)} moves for {len(roles)} roles"
+                if await referee.is_terminal():
+                    return f"step {step}: a move was recorded after a terminal state"
                 chosen = []
-                for role, text in zip(roles, joint):
-                    legal = {_fold(str(move)): move for move in machine.legal_moves(state, role)}
+                for role, text, moves in zip(roles, joint, await referee.legal()):
+                    legal = {_fold(str(move)): move for move in moves}
                     move = legal.get(_fold(str(sexpr_to_term(read_sexprs(text, "<move>")[0]))))
                     if move is None:
                         return f"step {step}: {text!r} is not a legal move of {role} (legal: {sorted(legal)[:8]})"
                     chosen.append(move)
-                if machine.is_terminal(state):
-                    return f"step {step}: a move was recorded after a terminal state"
-                state = machine.next_state(state, tuple(chosen))
-            if _texts(recorded) != _state_texts(state):
-                missing = sorted(_state_texts(state) - _texts(recorded))[:3]
-                extra = sorted(_texts(recorded) - _state_texts(state))[:3]
+                await referee.advance(tuple(chosen))
+            if _texts(recorded) != _state_texts(referee.state):
+                missing = sorted(_state_texts(referee.state) - _texts(recorded))[:3]
+                extra = sorted(_texts(recorded) - _state_texts(referee.state))[:3]
                 return f"step {step}: the recorded state differs from the rules' (missing {missing}, extra {extra})"
         if record.is_completed:
-            if not machine.is_terminal(state):
+            if not await referee.is_terminal():
                 return f"step {len(record.moves)}: the match is marked completed in a state that is not terminal"
-            goals = machine.goals(state)
+            goals = await referee.goals()
             if record.goal_values is not None and tuple(record.goal_values) != tuple(goals):
                 return f"step {len(record.moves)}: goal values {list(record.goal_values)} differ from the rules' {list(goals)}"
     except (GgpError, ValueError) as exc:
         return f"step {len(record.moves)}: cannot replay: {exc}"
     return None
+
+
+def record_to_import(data: Any, game: str | None = None) -> MatchRecord:
+    """A match JSON object as read for import; ``game`` names the game of a record that names none (no
+    ``gameMetaURL``, as ggp-base's ephemeral matches). Raises :class:`InputError` naming a bad field."""
+    if isinstance(data, dict) and game is not None and not data.get("gameMetaURL"):
+        data = {**data, "gameMetaURL": ""}
+        data.setdefault("x-gameKey", game)
+    return from_dict(data)
+
+
+RefereeFor = Callable[[GameRow], Awaitable[tuple[Referee, Callable[[], Awaitable[None]]]]]
+"""Gives a fresh referee for a stored game version and what to call when done with it."""
+
+
+async def import_record(store: Store, referee_for: RefereeFor, record: MatchRecord, game: str | None = None) -> bool:
+    """Check a match under its game's rules and add it to the archive (rated when completed): True when
+    stored, False when a match with its id is there already. Raises :class:`InputError` with the reason
+    a match is refused: its game is unknown, or ``step N: ...`` from :func:`check_replay`."""
+    key = game_key_of(record) or game
+    row = store.game(key) if key else None
+    if row is None:
+        raise InputError(f"unknown game {key!r}; load it first (ggp serve --repository DIR, or --rules KEY=FILE.kif)")
+    referee, done = await referee_for(row)
+    try:
+        prepared = completed_for_import(record, row.key, [str(role) for role in referee.roles])
+        problem = await check_replay(referee, prepared)
+    finally:
+        await done()
+    if problem is not None:
+        raise InputError(problem)
+    return store_imported(store, prepared)
 
 
 def completed_for_import(record: MatchRecord, key: str, roles: Sequence[str]) -> MatchRecord:
@@ -233,6 +268,7 @@ def store_imported(store: Store, record: MatchRecord) -> bool:
 # --- routes -----------------------------------------------------------------------------------------
 
 STORE = web.AppKey("archive_store", Store)
+MANAGER = web.AppKey("archive_manager", Manager)
 
 
 async def match_json(request: web.Request) -> web.Response:
@@ -276,9 +312,37 @@ async def export(request: web.Request) -> web.StreamResponse:
     return response
 
 
-def add_routes(app: web.Application, store: Store) -> None:
+async def import_match(request: web.Request) -> web.Response:
+    """``POST /api/archive/import[?game=KEY]`` with one match JSON object: replayed in the game's worker,
+    then stored (201 ``{matchId, imported}``; ``imported`` false when it was there already) or refused
+    (400 with the first bad step)."""
+    manager = request.app[MANAGER]
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise InputError("the request body is not valid JSON") from None
+    except RecursionError:
+        raise InputError("the request body is JSON nested too deeply") from None
+    game = request.query.get("game") or None
+    record = record_to_import(data, game)
+
+    async def referee_for(row: GameRow) -> tuple[Referee, Callable[[], Awaitable[None]]]:
+        slot = await manager.game_for(row)
+        manager.reasoners.hold(slot)
+        return manager.reasoners.referee(slot), lambda: manager.reasoners.release(slot)
+
+    try:
+        imported = await import_record(manager.store, referee_for, record, game)
+    except InputError as exc:
+        raise InputError(f"match {record.match_id!r} refused: {exc}") from None
+    return web.json_response({"matchId": record.match_id, "imported": imported}, status=201)
+
+
+def add_routes(app: web.Application, manager: Manager) -> None:
     """The archive's routes; register before ``/api/matches/{id}`` so ``export`` is not taken for an id."""
-    app[STORE] = store
+    app[STORE] = manager.store
+    app[MANAGER] = manager
+    app.router.add_post("/api/archive/import", import_match)
     app.router.add_get(r"/matches/{id}.json", match_json)
     app.router.add_get("/api/archive", archive_page)
     app.router.add_get("/api/matches/export", export)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import api, wait_finished
@@ -50,3 +53,21 @@ def test_a_remote_player_is_paused_and_resumed_from_the_players_page(page: Page,
     expect(row).to_contain_text("paused")
     row.get_by_role("button", name="resume").click()
     expect(page.locator("#players tr", has=page.get_by_role("link", name="faraway", exact=True))).to_contain_text("waiting")
+
+
+def test_match_json_is_imported_from_the_matches_page_and_a_broken_one_refused(
+        page: Page, manager_url: str, tmp_path: Path) -> None:
+    match_id = api(manager_url, "api/matches", {"game": "ticTacToe", "players": ["random", "random"],
+                                                  "startclock": 1, "playclock": 1})["matchId"]
+    record = wait_finished(manager_url, match_id)
+    good = dict(record, matchId="imported.1")
+    bad = dict(record, matchId="imported.2", moves=[["(mark 9 9)", "noop"], *record["moves"][1:]])
+    upload = tmp_path / "matches.jsonl"
+    upload.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    page.goto(manager_url + "#/matches")
+    form = page.locator("#import-matches")
+    form.locator("input[type=file]").set_input_files(str(upload))
+    form.get_by_role("button", name="Check and import").click()
+    expect(form.locator(".ok")).to_have_text("imported.1: imported")
+    expect(form.locator(".error-box")).to_contain_text("match 'imported.2' refused: step 1: '(mark 9 9)'")
+    assert api(manager_url, "matches/imported.1.json")["moves"] == record["moves"]

@@ -143,11 +143,34 @@ async function matchesPage(ctx) {
     matchLink(m.matchId), m.game, m.players.join(" vs "), statusBadge(m.status), m.goals ? m.goals.join(" / ") : "",
     m.stepsWithErrors ? String(m.stepsWithErrors) : "", when(m.created), link("/matches/" + encodeURIComponent(m.matchId) + ".json", "json")]),
   { id: "matches", class: "list matches" }) : empty("None.");
+  // Import ggp.org match JSON (one object, or JSON lines as the export writes them): each match is
+  // replayed under its game's rules by the server and refused with its first bad step.
+  const file = h("input", { type: "file", name: "file", accept: ".json,.jsonl,application/json" });
+  const importGame = h("input", { name: "game", placeholder: "only for records without gameMetaURL" });
+  const importOut = h("div", { class: "out" });
+  const importForm = h("form", { class: "card", id: "import-matches", onsubmit: async (e) => {
+    e.preventDefault();
+    if (!file.files.length) return;
+    const text = await file.files[0].text();
+    const lines = text.trim().startsWith("{") && !text.includes("\n{") ? [text] : text.split("\n").filter((l) => l.trim());
+    const results = [];
+    for (const line of lines) {
+      try {
+        const query = importGame.value ? "?game=" + encodeURIComponent(importGame.value) : "";
+        const r = await api("/api/archive/import" + query, { method: "POST", body: line, headers: { "Content-Type": "application/json" } });
+        results.push(h("p", { class: "ok" }, `${r.matchId}: ${r.imported ? "imported" : "already in the archive"}`));
+      } catch (err) {
+        results.push(errorBox(err));
+      }
+    }
+    importOut.replaceChildren(...results);
+  } }, h("h2", {}, "Import match JSON"), h("label", {}, "file ", file), h("label", {}, "game key ", importGame),
+    h("button", { type: "submit" }, "Check and import"), importOut);
   ctx.view.append(h("h1", {}, "Matches"),
     filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : "", form,
     section(`${data.total} match${data.total === 1 ? "" : "es"}`, rows,
       h("p", { class: "pager" }, data.page > 1 ? link(goto(data.page - 1), "« newer") : "", ` page ${data.page} of ${pages} `,
-        data.page < pages ? link(goto(data.page + 1), "older »") : "")));
+        data.page < pages ? link(goto(data.page + 1), "older »") : "")), importForm);
 }
 
 // The URL of a piece's generated picture (SBG games; board.js shows the letter when there is none).

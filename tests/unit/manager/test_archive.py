@@ -16,6 +16,7 @@ from ggp.manager.archive import check_replay, completed_for_import, game_key_of,
 from ggp.manager.records import MatchRecord, from_dict, from_json, to_dict
 from ggp.manager.service import Manager, MatchRequest
 from ggp.manager.store import Store
+from ggp.match.referee import Referee
 from tests.helpers.fake_players import FakePlayer, constant
 from tests.helpers.manager_machines import NIM_KIF, TICTACTOE_KIF, machine_for_description
 
@@ -87,7 +88,7 @@ async def test_export_then_import_into_a_fresh_archive_gives_back_the_same_match
         record = from_json(line)
         machine = machine_for_description(parse_kif(fresh.game(record.game_key).kif))  # type: ignore[union-attr]
         prepared = completed_for_import(record, record.game_key, [str(r) for r in machine.roles])
-        assert check_replay(machine, prepared) is None
+        assert await check_replay(Referee(machine), prepared) is None
         assert store_imported(fresh, prepared)
         assert not store_imported(fresh, prepared)  # a second import changes nothing
     again = [json.dumps(to_dict(fresh.match(from_json(line).match_id))) for line in lines]  # type: ignore[arg-type]
@@ -107,19 +108,19 @@ async def test_a_match_that_does_not_follow_the_rules_is_refused_with_its_first_
     record = await manager.wait(match_id)
     assert record is not None and record.step >= 1
     machine = machine_for_description(parse_kif(NIM_KIF))
-    assert check_replay(machine, _nim_record(record)) is None
+    assert await check_replay(Referee(machine), _nim_record(record)) is None
     illegal = replace(record, moves=((("(take 9)", record.moves[0][1]),) + record.moves[1:]))
-    assert check_replay(machine, illegal) == (
+    assert await check_replay(Referee(machine), illegal) == (
         "step 1: '(take 9)' is not a legal move of a (legal: ['(take 1)', '(take 2)', '(take 3)'])")
     states = list(record.states)
     states[1] = "( (pile 99) (control b) )"
-    problem = check_replay(machine, replace(record, states=tuple(states)))
+    problem = await check_replay(Referee(machine), replace(record, states=tuple(states)))
     assert problem is not None and problem.startswith("step 1: the recorded state differs")
     wrong_goals = replace(record, goal_values=tuple(100 - g for g in record.goal_values or ()))
-    assert (check_replay(machine, wrong_goals) or "").startswith(f"step {record.step}: goal values")
+    assert (await check_replay(Referee(machine), wrong_goals) or "").startswith(f"step {record.step}: goal values")
 
 
-def test_a_ggp_org_record_with_other_spacing_and_no_project_fields_replays() -> None:
+async def test_a_ggp_org_record_with_other_spacing_and_no_project_fields_replays() -> None:
     data = {"matchId": "nim.1", "startTime": 1000, "randomToken": "x", "startClock": 10, "playClock": 5,
             "gameMetaURL": "http://games.ggp.org/base/games/nim/v0/",
             "states": ["( ( PILE 7 ) ( control a ) )", "( ( pile 6 ) ( control b ) )"],
@@ -128,4 +129,27 @@ def test_a_ggp_org_record_with_other_spacing_and_no_project_fields_replays() -> 
     assert game_key_of(record) == "nim"
     prepared = completed_for_import(record, "nim", ["a", "b"])
     assert prepared.player_names == ("anonymous1", "anonymous2") and prepared.errors == (("", ""), ("", ""))
-    assert check_replay(machine_for_description(parse_kif(NIM_KIF)), prepared) is None
+    assert await check_replay(Referee(machine_for_description(parse_kif(NIM_KIF))), prepared) is None
+
+
+async def test_a_match_is_imported_through_the_api_and_a_broken_one_refused_with_its_step(
+        aiohttp_client: ClientFactory, manager: Manager) -> None:
+    await manager.add_game("nim", NIM_KIF)
+    match_id = await manager.start_match(MatchRequest("nim", ("random", "random"), seed=6))
+    record = await manager.wait(match_id)
+    assert record is not None
+    client = await aiohttp_client(create_app(manager))
+    data = to_dict(replace(record, match_id="elsewhere.1"))
+    response = await client.post("/api/archive/import", json=data)
+    assert response.status == 201 and await response.json() == {"matchId": "elsewhere.1", "imported": True}
+    again = await client.post("/api/archive/import", json=data)
+    assert (await again.json())["imported"] is False
+    stored = manager.store.match("elsewhere.1")
+    assert stored is not None and stored.moves == record.moves
+    data = to_dict(replace(record, match_id="elsewhere.2", moves=((("(take 9)", "noop"),) + record.moves[1:])))
+    refused = await client.post("/api/archive/import", json=data)
+    body = await refused.json()
+    assert refused.status == 400 and body["error"].startswith("match 'elsewhere.2' refused: step 1: '(take 9)'")
+    unknown = to_dict(replace(record, match_id="elsewhere.3", game_key="chess", game_meta_url="http://x/games/chess/v1/"))
+    assert "unknown game 'chess'" in (await (await client.post("/api/archive/import", json=unknown)).json())["error"]
+    assert manager.store.match("elsewhere.2") is None
