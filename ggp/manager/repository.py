@@ -184,13 +184,16 @@ def metadata(row: GameRow, index: RepositoryIndex) -> dict[str, Any]:
 async def load(manager: Manager, directory: Path) -> tuple[list[str], list[BrokenGame]]:
     """Add every game of a repository folder to the manager: returns the keys stored and the games
     refused (unusable files, or the manager's reason: a syntax or validation error, over the limits).
-    Both are also kept in ``manager.repository``; nothing here stops the server."""
+    Both are also kept in ``manager.repository``; nothing here stops the server. A game already stored
+    with the same rules text is not loaded again (its reasoner worker starts when a match needs it)."""
     found, broken = scan(directory)
     stored: list[str] = []
     for game in found:
         try:
             text = game.rules.read_text(encoding="utf-8")
-            row = await manager.add_game(game.key, text, game.name[:200])
+            row = manager.store.game(game.key)
+            if row is None or row.kif != text:  # an unchanged game was checked when it was stored: a restart is quick
+                row = await manager.add_game(game.key, text, game.name[:200])
         except (InputError, OSError, UnicodeDecodeError) as exc:
             broken.append(BrokenGame(game.key, str(game.rules), str(exc).splitlines()[0] if str(exc) else repr(exc)))
             continue

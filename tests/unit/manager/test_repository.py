@@ -76,3 +76,23 @@ def test_scan_refuses_a_path_that_is_not_a_folder(tmp_path: Path) -> None:
         assert "is not a folder" in str(exc)
     else:
         raise AssertionError("no error")
+
+
+async def test_a_restart_does_not_load_unchanged_games_again(manager: Manager, tmp_path: Path) -> None:
+    root = make_repository(tmp_path / "repo")
+    await repository.load(manager, root)
+    loads: list[str] = []
+    add_game = manager.add_game
+
+    async def counting(key: str, kif: str, name: str = "", game_format: str = "kif") -> object:
+        loads.append(key)
+        return await add_game(key, kif, name, game_format)
+
+    manager.add_game = counting  # type: ignore[method-assign,assignment]
+    (root / "tictactoe.kif").write_text(TICTACTOE_KIF + "\n; changed\n")
+    stored, broken = await repository.load(manager, root)
+    assert sorted(stored) == ["nim", "tictactoe"] and len(broken) == 3
+    assert sorted(loads) == ["syntax", "tictactoe", "unsafe"]  # the changed game and the broken ones
+    row = manager.store.game("tictactoe")
+    assert row is not None and row.version == 2
+    assert manager.repository.descriptions["nim"] == "Take the last object to win."
