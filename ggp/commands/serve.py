@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ggp.commands._args import non_negative_int, positive_int
+from ggp.commands._args import non_negative_int, positive_float, positive_int
 
 
 def register(subcommands: Any) -> None:
@@ -25,6 +25,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--port", type=int, default=9140, help="port (default 9140; 0 = any free port)")
     parser.add_argument("--db", default="ggp-manager.db", metavar="FILE",
                         help="SQLite database (default ggp-manager.db); SBG piece shapes are cached in ggp-shapes/ beside it")
+    parser.add_argument("--public-url", default="", metavar="URL",
+                        help="the address other machines reach this manager at, for the gameMetaURL of matches "
+                        "(default http://HOST:PORT; give it with --host 0.0.0.0 or behind a proxy)")
     parser.add_argument("--expose", action="store_true", help="allow binding beyond loopback (needs --token)")
     parser.add_argument("--token", default=os.environ.get("GGP_MANAGER_TOKEN", ""), help="admin token")
     parser.add_argument("--engine", default="auto",
@@ -38,6 +41,23 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--no-kif", action="store_true", help="do not load the games in kif/")
     parser.add_argument("--sbg", action="append", default=[], type=Path, metavar="DIR",
                         help="also load every .sbg game in DIR, e.g. games/ (repeatable; their pieces get shapes)")
+    parser.add_argument("--repository", action="append", default=[], type=Path, metavar="DIR",
+                        help="also load every game of DIR, a folder in the ggp.org layout (<key>/METADATA, as kif/) "
+                        "or of <key>.kif files; a broken game is listed at /api/repository, not fatal (repeatable)")
+    parser.add_argument("--schedule", action="store_true",
+                        help="continuous scheduling: pair the registered remote players that answer a ping on the "
+                        "stored games, round after round (pause players with POST /api/players/NAME/pause)")
+    parser.add_argument("--schedule-round", type=positive_float, default=5.0, metavar="S",
+                        help="seconds between scheduling rounds (default 5)")
+    parser.add_argument("--schedule-clocks", default="30,15", metavar="START,PLAY",
+                        help="clocks of games whose METADATA gives none (default 30,15)")
+    parser.add_argument("--schedule-games", default="", metavar="KEY,...",
+                        help="draw only these games (default: every stored game)")
+    parser.add_argument("--retry-suspended", type=non_negative_int, default=600, metavar="S",
+                        help="the schedule retries a suspended player after S seconds (default 600)")
+    parser.add_argument("--reasoner-cache-mb", type=positive_int, default=512, metavar="MB",
+                        help="resident memory of the reasoner workers kept for games no match is using (default "
+                        "512); a schedule rotating over many games wants about 30 MB per game")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -70,20 +90,36 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.commands._piece_images import shape_cache
     from ggp.errors import InputError
     from ggp.files import read_text
+    from ggp.manager import repository
+    from ggp.manager.reasoning import ReasonerLimits
+    from ggp.manager.scheduler import SCHEDULER, ScheduleSettings
     from ggp.manager.service import Manager, ManagerSettings
     from ggp.manager.tournament import spec_from_yaml
     from ggp.protocol.server import PlayerLimits
 
+    try:
+        start_clock, play_clock = (int(part) for part in args.schedule_clocks.split(","))
+    except ValueError:
+        raise InputError(f"--schedule-clocks wants START,PLAY in whole seconds, not {args.schedule_clocks!r}") from None
+    schedule = ScheduleSettings(round_s=args.schedule_round, retry_s=args.retry_suspended, start_clock=start_clock,
+                                play_clock=play_clock, games=tuple(k for k in args.schedule_games.split(",") if k))
     stop_on_sigterm()
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
     for directory in args.sbg:
         if not directory.is_dir():
             raise InputError(f"--sbg {str(directory)!r} is not a directory")
+    for directory in args.repository:
+        if not directory.is_dir():
+            raise InputError(f"--repository {str(directory)!r} is not a directory")
     sbg_games = [path for directory in args.sbg for path in sorted(directory.glob("*.sbg"))]
     host = f"[{args.host}]" if ":" in args.host else args.host
-    settings = ManagerSettings(public_url=f"http://{host}:{args.port}", suspend_after=args.suspend_after,
-                               step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome)
+    if args.public_url and not args.public_url.startswith(("http://", "https://")):
+        raise InputError(f"--public-url must start with http:// or https://, not {args.public_url!r}")
+    public_url = args.public_url.rstrip("/") or f"http://{host}:{args.port}"
+    settings = ManagerSettings(public_url=public_url, suspend_after=args.suspend_after,
+                               step_cap=args.step_cap, step_cap_outcome=args.step_cap_outcome,
+                               reasoner=ReasonerLimits(cache_mb=args.reasoner_cache_mb))
     # A long-running manager bounds its built-in players like `ggp player`: each reasons in a worker process.
     launcher = builtin_launcher(engine=args.engine, limits=PlayerLimits())
     manager = Manager(open_store(args.db), machine_factory(args.engine), launcher, settings,
@@ -94,11 +130,21 @@ async def _serve(args: argparse.Namespace) -> int:
         if not args.no_kif:
             await load_games(manager, kif_games())
         await load_games(manager, sbg_games)
+        for directory in args.repository:
+            stored, broken = await repository.load(manager, directory)
+            print(f"repository {directory}: {len(stored)} games served, {len(broken)} broken "
+                  f"(listed at /api/repository)", flush=True)
         for spec in specs:
             tournament_id = await manager.start_tournament(spec)
             print(f"tournament {tournament_id} ({spec.name}) started", flush=True)
+        scheduler = server.runner.app[SCHEDULER]
+        if args.schedule:
+            scheduler.configure(schedule)
+            scheduler.start()
+            print(f"continuous scheduling on, a round every {schedule.round_s:g} s", flush=True)
         print(f"ggp manager at {server.url} (database {args.db}); Ctrl-C stops it", flush=True)
         await wait_for_stop()
     finally:
+        await server.runner.app[SCHEDULER].stop()  # no new match while the manager closes
         await server.close()
     return 0

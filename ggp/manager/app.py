@@ -9,11 +9,15 @@ host) is refused, so a web page cannot drive a loopback manager.
 Routes (all JSON unless said otherwise)::
 
     GET  /api/games                    POST /api/games {key, kif | sbg, name?}
-    GET  /api/games/{key}?version=     GET  /games/{key}/v{n}/  (+ rulesheet.kif)
+    GET  /api/games/{key}?version=     GET  /games/ and /games/... (the ggp.org repository API:
+                                       ggp.manager.repository)    GET /api/repository (broken games)
     GET  /api/games/{key}/pieces/{piece}-{owner}.svg  (image/svg+xml; games uploaded as SBG)
     GET  /api/players                  POST /api/players {name, url | builtin}
     POST /api/players/{name}/unsuspend GET /api/players/{name}/ping  (INFO, 1 s)
+    POST /api/players/{name}/pause|resume   GET /api/schedule  (continuous scheduling: ggp.manager.scheduler)
     GET  /api/matches?status=&game=&player=&tournament=&limit=
+    GET  /matches/{id}.json            GET  /api/archive?game=&player=&since=&until=&outcome=&page=&per_page=
+    GET  /api/matches/export?since=    (JSON lines; the archive: ggp.manager.archive)
     POST /api/matches {game, players, startclock?, playclock?, seed?}
     GET  /api/matches/{id}             (ggp.org match JSON; ?download=1 as a file)
     GET  /api/matches/{id}/events      (text/event-stream: snapshot, step, end; x-board: the geometry)
@@ -22,7 +26,7 @@ Routes (all JSON unless said otherwise)::
     POST /api/matches/{id}/human/{role}/move {move, turn?}   (a person's move; X-Seat-Secret)
     GET  /api/tournaments              POST /api/tournaments (JSON, or YAML with Content-Type */yaml)
     GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
-    GET  /api/ratings?game=            GET  /api/events (dashboard feed)
+    GET  /api/ratings?game=&system=elo|agon   GET  /api/events (dashboard feed)
     GET  /                             (the web UI; static files under /static/)
 """
 
@@ -40,6 +44,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
+from ggp.manager import archive, repository, scheduler
 from ggp.manager.fields import reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
 from ggp.manager.records import MatchRecord, to_dict
@@ -240,18 +245,6 @@ async def piece_image(request: web.Request) -> web.Response:
     if svg is None:
         raise web.HTTPNotFound(reason="unknown game or piece")
     return web.Response(body=svg, content_type="image/svg+xml", headers={"Cache-Control": "max-age=60"})
-
-
-async def game_metadata(request: web.Request) -> web.Response:
-    """The repository-style game URL used as ``gameMetaURL`` in match records."""
-    version = _whole(request.match_info["version"], "a game version")
-    row = request.app[MANAGER].store.game(request.match_info["key"], version)
-    if row is None:
-        raise web.HTTPNotFound(reason="unknown game version")
-    if request.match_info.get("file") == "rulesheet.kif":
-        return web.Response(text=row.kif, content_type="text/plain")
-    return web.json_response({"gameName": row.name, "roleNames": list(row.roles), "version": row.version,
-                              "rulesheet": "rulesheet.kif"})
 
 
 # --- players ----------------------------------------------------------------------------------------
@@ -531,12 +524,33 @@ async def abort_tournament(request: web.Request) -> web.Response:
 
 
 async def get_ratings(request: web.Request) -> web.Response:
+    """``?system=elo`` (the default) or ``?system=agon``; ``?game=KEY`` for one game, else overall."""
+    system = request.query.get("system", "elo")
+    if system == "agon":
+        return _agon_ratings(request)
+    if system != "elo":
+        raise InputError(f"system must be elo or agon, not {system[:20]!r}")
     store = request.app[MANAGER].store
     game = request.query.get("game") or OVERALL
     ratings = store.ratings(game)
     return web.json_response({"game": game, "games": [g for g in store.rated_games() if g != OVERALL],
                               "ratings": [{"player": p, "elo": round(r, 1), "matches": n}
                                           for p, (r, n) in ratings.items()]})
+
+
+def _agon_ratings(request: web.Request) -> web.Response:
+    """Agon skills (best first) and role difficulties (hardest first) of one game or overall."""
+    agon = request.app[MANAGER].agon
+    game = request.query.get("game") or OVERALL
+    rated = agon.ratings(game)
+    skills = sorted(rated.skills.items(), key=lambda item: -item[1][0])
+    roles = sorted(rated.difficulties.items(), key=lambda item: -item[1][0])
+    return web.json_response({
+        "system": "agon", "game": game, "games": [g for g in agon.scopes() if g != OVERALL],
+        "ratings": [{"player": p, "skill": round(r, 1), "matches": n} for p, (r, n) in skills],
+        "roles": [{"game": key.split("/", 1)[0], "role": key.split("/", 1)[1], "difficulty": round(r, 1),
+                   "matches": n} for key, (r, n) in roles],
+    })
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -563,12 +577,13 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_post("/api/games", add_game)
     add.add_get("/api/games/{key}", get_game)
     add.add_get("/api/games/{key}/pieces/{file}", piece_image)
-    add.add_get(r"/games/{key}/v{version:\d+}/", game_metadata)
-    add.add_get(r"/games/{key}/v{version:\d+}/{file}", game_metadata)
+    repository.add_routes(app, manager.store, manager.repository)
     add.add_get("/api/players", list_players)
     add.add_post("/api/players", add_player)
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
+    scheduler.add_routes(app, scheduler.Scheduler(manager))  # started by `ggp serve --schedule`
     add.add_get("/api/players/{name}/ping", ping_player)
+    archive.add_routes(app, manager)  # before /api/matches/{id}: 'export' is no match id
     add.add_get("/api/matches", list_matches)
     add.add_post("/api/matches", create_match)
     add.add_get("/api/matches/{id}", get_match)

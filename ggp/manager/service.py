@@ -19,14 +19,16 @@ from typing import Any, Protocol
 from ggp.errors import GgpError, InputError
 from ggp.gdl.terms import Description, Term
 from ggp.manager import wire
+from ggp.manager.agon import AgonTable
 from ggp.manager.boards import recognise_board
 from ggp.manager.human import HUMAN_KIND, HumanSeat
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
-from ggp.manager.ratings import update_elo
+from ggp.manager.rating_log import rate_match
 from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: the app and the CLI catch it
 from ggp.manager.reasoning import GameSlot, ReasonerLimits, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
+from ggp.manager.repository import RepositoryIndex
 from ggp.manager.runner import (
     CHANCE_ROLE,
     DEFAULT_STEP_CAP,
@@ -41,7 +43,7 @@ from ggp.manager.runner import (
     Transport,
     check_roles,
 )
-from ggp.manager.store import OVERALL, GameRow, PlayerRow, Store
+from ggp.manager.store import GameRow, PlayerRow, Store
 from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
 from ggp.manager.urls import url_problem
 from ggp.match.rules import MatchRules
@@ -153,6 +155,10 @@ class Manager:
         self._running: dict[str, _Running] = {}
         self._tournaments: dict[int, asyncio.Task[None]] = {}
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.agon = AgonTable(store.db)
+        """Agon ratings (:mod:`ggp.manager.agon`), kept beside Elo in the same database."""
+        self.repository = RepositoryIndex()
+        """Descriptions and broken games of the repository folders loaded (:mod:`ggp.manager.repository`)."""
         if store.player("random") is None:
             store.add_player("random", "random")
         for kind in self.builtin_kinds():
@@ -415,12 +421,7 @@ class Manager:
     def _after(self, record: MatchRecord, players: list[PlayerRow]) -> None:
         """Ratings and suspension bookkeeping for a finished match."""
         names = [p.name for p in players]
-        if record.is_completed and record.goal_values is not None:
-            # Chance (the 'random' role) always scores what the rules give it: it takes no part in ratings.
-            rated = [i for i, role in enumerate(record.roles) if role != CHANCE_ROLE]
-            rated_names, rated_goals = [names[i] for i in rated], [record.goal_values[i] for i in rated]
-            for key in (record.game_key, OVERALL):
-                self.store.set_ratings(key, update_elo(self.store.ratings(key), rated_names, rated_goals))
+        rate_match(self.store, self.agon, record)
         for player in {p.name: p for p in players}.values():
             if player.kind in ("random", HUMAN_KIND):  # a person who is slow is not a broken player
                 continue

@@ -161,6 +161,12 @@ class Store:
             self._lock.close()  # closing the file releases the lock
             self._lock = None
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for modules that keep tables of their own in the same file (Agon ratings,
+        the scheduler); use it from the store's thread only."""
+        return self._db
+
     def _abort_leftovers(self) -> list[str]:
         """Mark matches a previous process left running as aborted; returns their ids."""
         rows = self._db.execute("SELECT id, header FROM matches WHERE status = 'running'").fetchall()

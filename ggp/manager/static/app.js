@@ -81,9 +81,9 @@ function section(title, ...content) { return h("section", { class: "panel" }, h(
 // timers). A page that finishes loading after the user moved on is thrown away.
 
 async function dashboard(ctx) {
-  const [running, recent, ratings, tournaments, games, players] = await Promise.all([
+  const [running, recent, ratings, tournaments, games, players, agon] = await Promise.all([
     api("/api/matches?status=running&limit=50"), api("/api/matches?limit=30"), api("/api/ratings"),
-    api("/api/tournaments"), api("/api/games"), api("/api/players")]);
+    api("/api/tournaments"), api("/api/games"), api("/api/players"), api("/api/ratings?system=agon")]);
   const finished = recent.filter((m) => m.status !== "running").slice(0, 20);
   const stat = (label, value, href) => h(href ? "a" : "div", { class: "stat", href }, h("span", { class: "value" }, String(value)), h("span", { class: "label" }, label));
   const standings = [...ratings.ratings].sort((a, b) => b.elo - a.elo);
@@ -100,6 +100,7 @@ async function dashboard(ctx) {
         section("Standings (Elo, all games)", standings.length ? table(["#", "player", "Elo", "rated matches"],
           standings.map((r, i) => [String(i + 1), r.player, r.elo.toFixed(1), r.matches]), { id: "standings", class: "list" })
           : empty("No rated matches yet.")),
+        section("Agon skill (all games)", agonTable(agon, "agon-standings")),
         section("Tournaments", tournaments.length ? table(["id", "name", "game", "status"], tournaments.map((t) => [
           link("#/tournament/" + t.id, String(t.id)), t.name, t.game, statusBadge(t.status)]), { id: "tournaments", class: "list" })
           : empty("None."),
@@ -110,12 +111,66 @@ async function dashboard(ctx) {
   ctx.closers.push(() => { feed.close(); clearTimeout(timer); });
 }
 
+// Agon ratings (GET /api/ratings?system=agon): players by skill, then roles by difficulty.
+function agonTable(agon, id) {
+  if (!agon.ratings.length) return empty("No rated matches yet.");
+  return h("div", {}, table(["#", "player", "skill", "rated seats"],
+    agon.ratings.map((r, i) => [String(i + 1), r.player, r.skill.toFixed(1), r.matches]), { id, class: "list" }),
+    h("details", {}, h("summary", {}, "Role difficulty"), table(["game", "role", "difficulty", "rated seats"],
+      agon.roles.map((r) => [r.game, r.role, r.difficulty.toFixed(1), r.matches]), { id: id + "-roles", class: "list" })));
+}
+
+// The archive (GET /api/archive): filters by game, player, dates and outcome, 50 matches a page.
 async function matchesPage(ctx) {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
-  const matches = await api("/api/matches?" + params.toString());
-  const filters = [...params.entries()].map(([k, v]) => `${k} = ${v}`).join(", ");
-  ctx.view.append(h("h1", {}, "Matches"), filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : "",
-    section(`${matches.length} match${matches.length === 1 ? "" : "es"}`, matchRows(matches, "matches")));
+  const filters = [...params.entries()].filter(([k]) => k !== "page" && k !== "per_page").map(([k, v]) => `${k} = ${v}`).join(", ");
+  if (params.has("status")) { params.set("outcome", params.get("status")); params.delete("status"); }
+  const data = await api("/api/archive?" + params.toString());
+  const field = (name, attrs) => h("input", Object.assign({ name, value: params.get(name) || "" }, attrs || {}));
+  const inputs = { game: field("game"), player: field("player"), since: field("since", { placeholder: "2026-11-27" }),
+    until: field("until", { placeholder: "2026-11-28" }),
+    outcome: h("select", { name: "outcome" }, ["", "completed", "aborted", "running", "errors"].map((o) =>
+      h("option", { value: o, selected: (params.get("outcome") || "") === o }, o || "any outcome"))) };
+  const form = h("form", { class: "card filters", id: "archive-filters", onsubmit: (e) => {
+    e.preventDefault();
+    const next = new URLSearchParams();
+    for (const [name, input] of Object.entries(inputs)) if (input.value) next.set(name, input.value);
+    location.hash = "#/matches?" + next.toString();
+  } }, Object.entries(inputs).map(([name, input]) => h("label", {}, name + " ", input)), h("button", { type: "submit" }, "Filter"));
+  const pages = Math.max(1, Math.ceil(data.total / data.per_page));
+  const goto = (page) => { const p = new URLSearchParams(params); p.set("page", String(page)); return "#/matches?" + p.toString(); };
+  const rows = data.matches.length ? table(["match", "game", "players", "status", "goals", "errors", "started", "JSON"], data.matches.map((m) => [
+    matchLink(m.matchId), m.game, m.players.join(" vs "), statusBadge(m.status), m.goals ? m.goals.join(" / ") : "",
+    m.stepsWithErrors ? String(m.stepsWithErrors) : "", when(m.created), link("/matches/" + encodeURIComponent(m.matchId) + ".json", "json")]),
+  { id: "matches", class: "list matches" }) : empty("None.");
+  // Import ggp.org match JSON (one object, or JSON lines as the export writes them): each match is
+  // replayed under its game's rules by the server and refused with its first bad step.
+  const file = h("input", { type: "file", name: "file", accept: ".json,.jsonl,application/json" });
+  const importGame = h("input", { name: "game", placeholder: "only for records without gameMetaURL" });
+  const importOut = h("div", { class: "out" });
+  const importForm = h("form", { class: "card", id: "import-matches", onsubmit: async (e) => {
+    e.preventDefault();
+    if (!file.files.length) return;
+    const text = await file.files[0].text();
+    const lines = text.trim().startsWith("{") && !text.includes("\n{") ? [text] : text.split("\n").filter((l) => l.trim());
+    const results = [];
+    for (const line of lines) {
+      try {
+        const query = importGame.value ? "?game=" + encodeURIComponent(importGame.value) : "";
+        const r = await api("/api/archive/import" + query, { method: "POST", body: line, headers: { "Content-Type": "application/json" } });
+        results.push(h("p", { class: "ok" }, `${r.matchId}: ${r.imported ? "imported" : "already in the archive"}`));
+      } catch (err) {
+        results.push(errorBox(err));
+      }
+    }
+    importOut.replaceChildren(...results);
+  } }, h("h2", {}, "Import match JSON"), h("label", {}, "file ", file), h("label", {}, "game key ", importGame),
+    h("button", { type: "submit" }, "Check and import"), importOut);
+  ctx.view.append(h("h1", {}, "Matches"),
+    filters ? h("p", { class: "muted" }, "Filtered by ", filters, " · ", link("#/matches", "show all")) : "", form,
+    section(`${data.total} match${data.total === 1 ? "" : "es"}`, rows,
+      h("p", { class: "pager" }, data.page > 1 ? link(goto(data.page - 1), "« newer") : "", ` page ${data.page} of ${pages} `,
+        data.page < pages ? link(goto(data.page + 1), "older »") : "")), importForm);
 }
 
 // The URL of a piece's generated picture (SBG games; board.js shows the letter when there is none).
@@ -255,6 +310,7 @@ async function gamesPage(ctx) {
   const response = await fetch("/api/games");
   const games = await response.json();
   const formats = (response.headers.get("X-Game-Formats") || "kif").split(",");
+  const repository = await api("/api/repository");
   const key = h("input", { name: "key", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]*" });
   const name = h("input", { name: "name" });
   const format = h("select", { name: "format" }, formats.map((f) => h("option", { value: f }, f.toUpperCase())));
@@ -275,22 +331,30 @@ async function gamesPage(ctx) {
     section(`${games.length} game${games.length === 1 ? "" : "s"}`, games.length ? table(["key", "name", "version", "roles"],
       games.map((g) => [link("#/game/" + encodeURIComponent(g.key), g.key), g.name, "v" + g.version, g.roles.join(", ")]), { id: "games", class: "list" })
       : empty("No games yet.")),
+    h("p", { class: "muted" }, "Served to GGP tools as a ggp.org game repository at ", h("span", { class: "mono" }, location.origin + "/games/")),
+    repository.broken.length ? section(`${repository.broken.length} broken game${repository.broken.length === 1 ? "" : "s"} (not served)`,
+      table(["key", "file", "error"], repository.broken.map((b) => [b.key, h("span", { class: "mono" }, b.path), h("span", { class: "err" }, b.error)]),
+        { id: "broken-games", class: "list" })) : "",
     form);
 }
 
 async function gamePage(ctx, key) {
-  const g = await api("/api/games/" + encodeURIComponent(key));
+  const [g, agon] = await Promise.all([api("/api/games/" + encodeURIComponent(key)),
+    api("/api/ratings?system=agon&game=" + encodeURIComponent(key))]);
   ctx.view.append(h("h1", {}, g.name), h("p", { class: "meta" }, h("span", { class: "mono" }, g.key), ` · version ${g.version} · roles `, g.roles.join(", "),
     " · ", link("#/matches?game=" + encodeURIComponent(g.key), "matches of this game"), " · ", link("#/new?game=" + encodeURIComponent(g.key), "start a match")),
     h("p", { class: "meta", id: "board-size" }, g.board
       ? `Board: ${g.board.xs.length}` + (g.board.ys.length ? ` × ${g.board.ys.length}` : " squares in a row") + ` (${g.board.layers.map((l) => l.relation).join(", ")})`
       : "No board: states are shown as fluent lists."),
+    section("Agon ratings on this game", agonTable(agon, "game-agon")),
     section("Rules", h("pre", { class: "kif" }, g.kif)));
 }
 
 async function playersPage(ctx) {
   const response = await fetch("/api/players");
   const players = await response.json();
+  const schedule = await api("/api/schedule");
+  const scheduled = Object.fromEntries(schedule.players.map((p) => [p.name, p.state]));
   const types = (response.headers.get("X-Builtin-Types") || "random").split(",");
   const name = h("input", { name: "name", required: true });
   const url = h("input", { name: "url", placeholder: "http://127.0.0.1:9147/" });
@@ -311,11 +375,23 @@ async function playersPage(ctx) {
     ? h("span", {}, h("span", { class: "err" }, `suspended (${p.failStreak} failures) `),
       h("button", { class: "small", onclick: async (e) => { try { await api(`/api/players/${encodeURIComponent(p.name)}/unsuspend`, { method: "POST" }); route(); } catch (err) { e.target.after(errorBox(err)); } } }, "unsuspend"))
     : p.failStreak ? `${p.failStreak} failed in a row` : h("span", { class: "ok" }, "ok");
+  // Continuous scheduling (ggp serve --schedule) seats remote players; pausing keeps one out of it.
+  const scheduleCell = (p) => {
+    const state = scheduled[p.name];
+    if (!state) return "";
+    const action = state === "paused" ? "resume" : "pause";
+    return h("span", {}, state + " ", h("button", { class: "small", onclick: async (e) => {
+      try { await api(`/api/players/${encodeURIComponent(p.name)}/${action}`, { method: "POST" }); route(); } catch (err) { e.target.after(errorBox(err)); }
+    } }, action));
+  };
   ctx.view.append(h("h1", {}, "Players"),
+    h("p", { class: "muted", id: "schedule-state" }, schedule.running
+      ? `Continuous scheduling is on: a round every ${schedule.settings.round_s} s.`
+      : "Continuous scheduling is off (ggp serve --schedule turns it on)."),
     section(`${players.length} player${players.length === 1 ? "" : "s"}`,
-      table(["name", "kind", "url / type", "Elo", "status", "INFO"], players.map((p) => [
+      table(["name", "kind", "url / type", "Elo", "status", "schedule", "INFO"], players.map((p) => [
         link("#/matches?player=" + encodeURIComponent(p.name), p.name), p.kind, h("span", { class: "mono" }, p.url || p.builtin || ""),
-        p.elo.toFixed(1), status(p), ping(p)]), { id: "players", class: "list" })),
+        p.elo.toFixed(1), status(p), scheduleCell(p), ping(p)]), { id: "players", class: "list" })),
     form);
 }
 
