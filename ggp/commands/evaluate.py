@@ -46,8 +46,17 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--step-cap", type=positive_int, default=1000, help="end a match as a draw after this many steps")
-    parser.add_argument("--estimate-playouts", type=non_negative_int, default=0,
-                        help="random playouts per state for lead change/drama/decisiveness (0 = off)")
+    parser.add_argument("--metrics", default="all",
+                        help="what to report: all (the default: RAPP fitness, the classic criteria and Ludii's "
+                        "metrics), ludii, rapp, or a comma-separated list of rapp and Ludii metric, family or "
+                        "group names (docs/evaluation.md)")
+    parser.add_argument("--estimate-playouts", type=non_negative_int, default=None,
+                        help="random playouts per state for the state-evaluation metrics (lead change, drama, "
+                        f"decisiveness...; 0 = off; default {DEFAULT_ESTIMATE_PLAYOUTS} when the chosen metrics "
+                        "need them, else 0)")
+    parser.add_argument("--move-playouts", type=non_negative_int, default=None,
+                        help="random playouts per legal move for Ludii's clarity metrics (0 = off; default "
+                        f"{DEFAULT_MOVE_PLAYOUTS} when the chosen metrics need them, else 0)")
     parser.add_argument("--model", default=None,
                         help="RAPP model: minimax3 (the default: the paper's 3 min-max algorithms), minimax4, mcts "
                         "(knowledge-free MCTS ladder) or a JSON file from --build-model; without it, the default "
@@ -62,12 +71,18 @@ def register(subcommands: Any) -> None:
 
 
 def _load_game(spec: str) -> Any:
+    from ggp.commands._boards import board_of
     from ggp.commands._games import load_game
     from ggp.evaluation.selfplay import GameSource
 
     loaded = load_game(spec)
-    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg)
+    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg, board_of(loaded))
 
+
+DEFAULT_ESTIMATE_PLAYOUTS = 8
+"""Random playouts per state for the state-evaluation metrics when ``--metrics`` needs them."""
+DEFAULT_MOVE_PLAYOUTS = 1
+"""Random playouts per legal move for the clarity metrics when ``--metrics`` needs them."""
 
 AUTO_ROUND = 4
 """Matches per pairing and seat that each round of ``--matches auto`` adds."""
@@ -102,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
         report_game,
         unplayable_report,
     )
-    from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
+    from ggp.evaluation.ludii.catalogue import select
+    from ggp.evaluation.selfplay import MatchResult, RunProgress, machine_for, round_robin, run_jobs
     from ggp.match.rules import MatchRules
     from ggp.players.registry import make_player, parse_spec
 
@@ -112,6 +128,13 @@ def run(args: argparse.Namespace) -> int:
     if auto and (args.max_matches < 1 or not 0 < args.precision < 1):
         raise ValueError("--matches auto needs --max-matches >= 1 and 0 < --precision < 1")
     MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
+    chosen = select(args.metrics)
+    estimate = args.estimate_playouts
+    if estimate is None:
+        estimate = DEFAULT_ESTIMATE_PLAYOUTS if chosen.needs_evaluations else 0
+    move_playouts = args.move_playouts
+    if move_playouts is None:
+        move_playouts = DEFAULT_MOVE_PLAYOUTS if chosen.needs_move_evaluations else 0
     games = [_load_game(path) for path in args.games]
     # Without --players, the players are the RAPP model's algorithms (the given or a shipped model), so the
     # fitness is defined: the paper's min-max model when every game is a board game (SBG), else the
@@ -139,19 +162,21 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     reports = {}
     playable = []
+    roles: dict[str, int] = {}
     for game in games:
         reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed, players=specs,
                                 player_factory=make_player)
         if reason:
-            reports[game.key] = unplayable_report(game.key, specs, reason)
+            reports[game.key] = unplayable_report(game.key, specs, reason, chosen.ludii)
         else:
             playable.append(game)
+            roles[game.key] = len(machine_for(game, machines).roles)
 
     def jobs_for(round_games: list[Any], per_seat: int, round_seed: int) -> list[Any]:
         return [
             job for game in round_games for job in round_robin(
-                game, specs, matches_per_seat=per_seat, seed=round_seed,
-                step_cap=args.step_cap, estimate_playouts=args.estimate_playouts,
+                game, specs, matches_per_seat=per_seat, seed=round_seed, roles=roles[game.key],
+                step_cap=args.step_cap, estimate_playouts=estimate, move_playouts=move_playouts,
             )
         ]
 
@@ -200,7 +225,8 @@ def run(args: argparse.Namespace) -> int:
                 break  # no RAPP model: nothing to make precise
             narrow = set()
             for game in pending:
-                interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model)
+                interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model,
+                                      roles=roles[game.key])
                 found = interim.fitness.interval("fitness")
                 if not interim.fitness.playable or (found is not None and found.width < args.precision):
                     narrow.add(game.key)
@@ -218,7 +244,9 @@ def run(args: argparse.Namespace) -> int:
     for game in games:
         if game.key not in reports:
             preferred = max(60, (game.turn_limit or 120) // 2)
-            reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs, model, preferred_length=preferred)
+            reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs,
+                                            model if chosen.rapp else None, preferred_length=preferred,
+                                            roles=roles[game.key], ludii=chosen.ludii, seed=args.seed)
     ordered = [reports[g.key] for g in games]
     report_module.write_json(ordered, args.out / "summary.json")
     page = report_module.write_html(ordered, args.out)

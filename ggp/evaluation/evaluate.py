@@ -21,6 +21,7 @@ import numpy as np
 
 from ggp.errors import GgpError
 from ggp.evaluation import rapp
+from ggp.evaluation.ludii.catalogue import Measured, measure
 from ggp.evaluation.metrics import all_metrics
 from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, PlayerFactory, machine_for
 from ggp.player import Budget
@@ -198,6 +199,9 @@ class GameReport:
     fitness: rapp.RappResult
     unplayable: str | None = None
     errors: tuple[str, ...] = field(default=())
+    ludii: Mapping[str, Measured] = field(default_factory=dict)
+    """Ludii's metrics by name (:mod:`ggp.evaluation.ludii.catalogue`), the ones asked for."""
+    roles: int = 2
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; NaN (undefined) values become null."""
@@ -220,6 +224,8 @@ class GameReport:
             },
             "unplayable": self.unplayable,
             "errors": list(self.errors),
+            "roles": self.roles,
+            "ludii": {name: found.to_json() for name, found in self.ludii.items()},
         })
         return data
 
@@ -241,8 +247,13 @@ def report_game(
     model: RappModel | None,
     *,
     preferred_length: int = 60,
+    roles: int = 2,
+    ludii: Sequence[str] = (),
+    seed: int = 0,
 ) -> GameReport:
-    """Criteria, the win matrix and (with a model) the RAPP fitness of one game from its results."""
+    """Criteria, the win matrix, (with a model) the RAPP fitness and the ``ludii`` metrics named (see
+    :mod:`ggp.evaluation.ludii.catalogue`) of one game from its results. RAPP compares two players, so
+    for a game of another number of ``roles`` its fitness is n/a with that reason."""
     good = [r for r in results if not r.error]
     errors = tuple(sorted({r.error for r in results if r.error}))
     plays = plays_of(good)
@@ -250,6 +261,9 @@ def report_game(
     shown = tuple(tuple(None if np.isnan(v) else float(v) for v in row) for row in matrix)
     if not good:
         fitness = rapp.unplayable(errors[0] if errors else "no match was played")
+    elif roles != 2:
+        fitness = rapp.RappResult(float("nan"), reason=f"RAPP compares two players; this game has {roles} role"
+                                  + ("s" if roles > 1 else ""))
     elif model is None:
         fitness = rapp.RappResult(float("nan"), None, rapp.colour_balance(plays), rapp.quickness(plays), "no RAPP model given")
     else:
@@ -266,10 +280,14 @@ def report_game(
         fitness,
         None,
         errors,
+        measure([r.to_trace() for r in good], ludii, seed=seed) if ludii else {},
+        roles,
     )
 
 
-def unplayable_report(game: str, algorithms: Sequence[str], reason: str) -> GameReport:
-    """The report of a game that could not be played at all: fitness -1 and the reason."""
+def unplayable_report(game: str, algorithms: Sequence[str], reason: str, ludii: Sequence[str] = ()) -> GameReport:
+    """The report of a game that could not be played at all: fitness -1 and the reason (every Ludii
+    metric asked for is n/a with it)."""
     empty = tuple(tuple(None for _ in algorithms) for _ in algorithms)
-    return GameReport(game, tuple(algorithms), 0, 0, {}, empty, (), rapp.unplayable(reason), reason)
+    return GameReport(game, tuple(algorithms), 0, 0, {}, empty, (), rapp.unplayable(reason), reason,
+                      ludii={name: Measured(None, f"unplayable: {reason}") for name in ludii})

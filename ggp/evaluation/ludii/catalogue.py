@@ -51,6 +51,8 @@ class Metric:
     per_play: Callable[[PlayTrace], float | None] | None = None
     whole: Callable[[Sequence[PlayTrace]], float | None] | None = None
     definition: str = ""
+    empty: str = "the plays were too short, or every play timed out"  # = _DEFAULT_EMPTY
+    """Why no play gives the metric a value, when none does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +179,14 @@ def _family_metric(family: str, aggregate: str) -> Metric:
     browne: BrowneGroup = "quality"
     doc = (values.__doc__ or "").strip().replace("\n", " ")
     return Metric(f"{family}{aggregate}", "multi", browne, lo, hi, requires, MULTIPLE + f"{family}.java",
-                  per_play=per_play, definition=f"{aggregate} of: {doc}")
+                  per_play=per_play, definition=f"{aggregate} of: {doc}", empty=_EMPTY.get(family, _DEFAULT_EMPTY))
+
+
+_DEFAULT_EMPTY = "the plays were too short, or every play timed out"
+_EMPTY = {
+    "MoveDistance": "no piece moved from one site to another (a placement game)",
+    "DecisionFactor": "no move had a choice",
+}
 
 
 FAMILY_METRICS: tuple[Metric, ...] = tuple(
@@ -196,7 +205,7 @@ _REASONS: dict[Requirement, str] = {
     "board": "the game has no board the rules show",
     "evaluations": "no state evaluations were estimated (give --estimate-playouts)",
     "alternating": "several roles move at once (Ludii evaluates states of alternating-move games only)",
-    "clarity": "move evaluations were not measured (give --estimate-playouts; not on simultaneous moves)",
+    "clarity": "move evaluations were not measured (give --move-playouts; not on simultaneous moves)",
     "scores": "the goals cannot be read in every state",
     "moves": "no play made a move",
 }
@@ -252,7 +261,7 @@ def measure_one(metric: Metric, plays: Sequence[PlayTrace], *, resamples: int = 
     assert metric.per_play is not None
     values = [v for p in plays if (v := metric.per_play(p)) is not None]
     if not values:
-        return Measured(None, "no play gives it a value (too short, or every play timed out)")
+        return Measured(None, f"no play gives it a value: {metric.empty}")
     interval = _interval(values, resamples, seed) if resamples and len(values) > 1 else None
     return Measured(fmean(values), None, interval, len(values))
 
@@ -265,3 +274,52 @@ def measure(plays: Sequence[PlayTrace], names: Iterable[str] | None = None, *,
     if unknown:
         raise ValueError(f"unknown Ludii metric {unknown[0]!r}")
     return {name: measure_one(METRICS[name], plays, resamples=resamples, seed=seed) for name in chosen}
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What ``--metrics`` asks for: the RAPP fitness (with the classic criteria) and which Ludii metrics."""
+
+    rapp: bool
+    ludii: tuple[str, ...]
+
+    @property
+    def needs_evaluations(self) -> bool:
+        """True when some chosen metric reads state evaluations."""
+        return any("evaluations" in METRICS[name].requires for name in self.ludii)
+
+    @property
+    def needs_move_evaluations(self) -> bool:
+        return any("clarity" in METRICS[name].requires for name in self.ludii)
+
+
+def select(text: str) -> Selection:
+    """Parse ``--metrics``: ``all`` (RAPP and every Ludii metric), ``ludii``, ``rapp``, or a comma-separated
+    list of ``rapp``, metric names, family names (all eleven aggregates) and Ludii group names.
+
+    >>> select("rapp,Completion,Drama").ludii[:3]
+    ('Completion', 'DramaAverage', 'DramaMedian')
+    >>> select("outcome").ludii
+    ('AdvantageP1', 'Balance', 'Completion', 'Drawishness', 'Timeouts', 'OutcomeUniformity')
+    """
+    words = [w.strip() for w in text.split(",") if w.strip()]
+    if not words:
+        raise ValueError("--metrics needs all, ludii, rapp or metric names")
+    use_rapp, chosen = False, []
+    for word in words:
+        if word in ("all", "rapp"):
+            use_rapp = True
+        if word in ("all", "ludii"):
+            chosen += list(METRICS)
+        elif word == "rapp":
+            continue
+        elif word in METRICS:
+            chosen.append(word)
+        elif word in families.FAMILIES:
+            chosen += [f"{word}{aggregate}" for aggregate in families.AGGREGATES]
+        elif found := [m.name for m in SINGLE_METRICS if m.group == word]:
+            chosen += found
+        else:
+            raise ValueError(f"unknown metric {word!r}: expected all, ludii, rapp, a Ludii metric, family or group "
+                             "name (docs/evaluation.md lists them)")
+    return Selection(use_rapp, tuple(dict.fromkeys(chosen)))
