@@ -205,7 +205,7 @@ def test_a_match_records_what_ludiis_metrics_read() -> None:
     assert again == result
     found = measure([again.to_trace()], ["BoardCoverageDefault", "DecisionMoves", "MoveDistanceAverage"])
     assert found["BoardCoverageDefault"].value == result.length / 9
-    assert found["MoveDistanceAverage"].reason == "no play gives it a value: no piece moved from one site to another (a placement game)"
+    assert "no piece moved from one site to another" in (found["MoveDistanceAverage"].reason or "")
 
 
 def test_three_players_and_two_specs_sit_in_every_seat() -> None:
