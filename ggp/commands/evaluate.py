@@ -6,6 +6,7 @@ import argparse
 import json
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -70,13 +71,17 @@ def register(subcommands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _load_game(spec: str) -> Any:
+def _load_game(spec: str) -> tuple[Any, dict[str, float | None]]:
+    """The game to evaluate and its intrinsic criteria (from the rules and the board they show)."""
     from ggp.commands._boards import board_of
     from ggp.commands._games import load_game
+    from ggp.evaluation.intrinsic import intrinsic_criteria
     from ggp.evaluation.selfplay import GameSource
 
     loaded = load_game(spec)
-    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg, board_of(loaded))
+    board = board_of(loaded)
+    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg, board), intrinsic_criteria(
+        loaded.description, board)
 
 
 DEFAULT_ESTIMATE_PLAYOUTS = 8
@@ -135,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
     move_playouts = args.move_playouts
     if move_playouts is None:
         move_playouts = DEFAULT_MOVE_PLAYOUTS if chosen.needs_move_evaluations else 0
-    games = [_load_game(path) for path in args.games]
+    loaded = [_load_game(path) for path in args.games]
+    games = [game for game, _ in loaded]
+    intrinsic = {game.key: criteria for game, criteria in loaded}
     # Without --players, the players are the RAPP model's algorithms (the given or a shipped model), so the
     # fitness is defined: the paper's min-max model when every game is a board game (SBG), else the
     # knowledge-free MCTS model, which plays any game. With --players, a shipped model is used when its
@@ -247,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs,
                                             model if chosen.rapp else None, preferred_length=preferred,
                                             roles=roles[game.key], ludii=chosen.ludii, seed=args.seed)
-    ordered = [reports[g.key] for g in games]
+    ordered = [replace(reports[g.key], intrinsic=intrinsic[g.key]) for g in games]
     report_module.write_json(ordered, args.out / "summary.json")
     page = report_module.write_html(ordered, args.out)
     if args.json:

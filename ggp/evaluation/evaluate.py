@@ -202,6 +202,8 @@ class GameReport:
     ludii: Mapping[str, Measured] = field(default_factory=dict)
     """Ludii's metrics by name (:mod:`ggp.evaluation.ludii.catalogue`), the ones asked for."""
     roles: int = 2
+    intrinsic: Mapping[str, float | None] = field(default_factory=dict)
+    """Browne's intrinsic criteria, from the rules alone (:mod:`ggp.evaluation.intrinsic`)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; NaN (undefined) values become null."""
@@ -225,6 +227,7 @@ class GameReport:
             "unplayable": self.unplayable,
             "errors": list(self.errors),
             "roles": self.roles,
+            "intrinsic": dict(self.intrinsic),
             "ludii": {name: found.to_json() for name, found in self.ludii.items()},
         })
         return data

@@ -140,6 +140,14 @@ def _plots(reports: Sequence[GameReport], out: Path) -> dict[str, list[str]]:
     return images
 
 
+def _intrinsic_table(report: GameReport) -> str:
+    """Browne's intrinsic criteria of the game (from the rules, without playing), n/a where they do not apply."""
+    if not report.intrinsic:
+        return ""
+    cells = "".join(f"<tr><td>{html.escape(name)}</td><td>{_fmt(value)}</td></tr>" for name, value in report.intrinsic.items())
+    return f"<table><tr><th colspan=2 class=group>intrinsic (Browne; from the rules alone)</th></tr>{cells}</table>"
+
+
 def _ludii_table(ludii: dict[str, Measured]) -> str:
     """The game's Ludii metrics, one table row each, in Ludii's groups (multi-metrics by family)."""
     rows = []
@@ -204,7 +212,7 @@ def write_html(reports: Sequence[GameReport], out: Path, *, title: str = "Game e
         errors = "".join(f"<li>{html.escape(e)}</li>" for e in report.errors)
         sections.append(
             f"<section><h2>{html.escape(report.game)}</h2>{note}<div class=row>{pictures}</div>"
-            f"<table>{criteria}</table>{_ludii_table(dict(report.ludii)) if report.ludii else ''}"
+            f"<table>{criteria}</table>{_intrinsic_table(report)}{_ludii_table(dict(report.ludii)) if report.ludii else ''}"
             f"{'<ul>' + errors + '</ul>' if errors else ''}</section>"
         )
     overview = "".join(f'<img src="{n}" alt="">' for key in ("__fitness__", "__criteria__") for n in images.get(key, []))

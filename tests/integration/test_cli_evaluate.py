@@ -166,6 +166,7 @@ def test_evaluate_reports_ludii_metrics_for_a_three_player_game(tmp_path: Path, 
     games = {g["game"]: g for g in json.loads((out / "summary.json").read_text())["games"]}
     three = games["threePlayerTicTacToe"]
     assert three["roles"] == 3 and three["matches"] == 6  # two specs, every seat: 6 seatings
+    assert three["intrinsic"]["BoardSites"] == 16 and three["intrinsic"]["Roles"] == 3
     assert set(three["ludii"]) == {"AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts",
                                    "OutcomeUniformity", "BoardCoverageDefault"} | {
         f"Drama{a}" for a in ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage", "ChangeSign",

@@ -9,7 +9,9 @@ so ``results.jsonl`` stays small (a few integers per step):
 - per move that carried a piece from one site to another: the distance (king steps, i.e. Ludii's
   distance over adjacent sites of a square board);
 - the sites ever occupied and the distinct piece contents seen;
-- optionally per step the mover's clarity (narrowness, variance of its legal moves' evaluations).
+- optionally, in up to :data:`CLARITY_STEPS` evenly spaced steps, the mover's clarity (narrowness and
+  variance of its legal moves' evaluations: one playout-estimated state per legal move, the costliest
+  record, hence the sample).
 
 State evaluations per role (random-playout estimates in [0, 1]) stay where self-play keeps them
 (``MatchResult.evaluations``); :class:`PlayTrace` joins both for the metrics.
@@ -35,6 +37,10 @@ from ggp.errors import GgpError
 from ggp.gdl.terms import Func, Term
 from ggp.match.rules import EndReason
 from ggp.reasoner.machine import State, StateMachine
+
+CLARITY_STEPS = 6
+"""Steps per play whose legal moves are all evaluated for the clarity metrics (evenly spaced; their mean
+estimates Ludii's mean over every move at a fraction of the playouts)."""
 
 BLANK = frozenset({"b", "blank", "empty", "e", "0", "none"})
 """Cell contents that mean "nothing here" (the web board's list, ggp/manager/static/board.js)."""
@@ -212,8 +218,8 @@ def observe(
     """The observations of a play with states s_0..s_L and per-step legal-move counts per role.
 
     ``clarity``, when given, evaluates the state after each legal move of the mover (Ludii's
-    ``evaluateMove``); a step where several roles choose leaves clarity out for the whole play, as Ludii
-    does not measure it on simultaneous-move games.
+    ``evaluateMove``) in :func:`clarity_steps` of the play; a step where several roles choose leaves
+    clarity out for the whole play, as Ludii does not measure it on simultaneous-move games.
     """
     situations = _ids(state.facts for state in states)
     scores: tuple[tuple[int, ...], ...] | None
@@ -277,14 +283,27 @@ def clarity_of(values: Sequence[float]) -> tuple[float, float]:
     return sum(v > threshold for v in values) / len(values), pvariance(values)
 
 
+def clarity_steps(length: int, most: int = CLARITY_STEPS) -> list[int]:
+    """The steps of a play of ``length`` moves whose clarity is measured: all of them, or ``most`` evenly
+    spaced ones.
+
+    >>> clarity_steps(4), clarity_steps(60)
+    ([0, 1, 2, 3], [0, 10, 20, 30, 40, 50])
+    """
+    if length <= most:
+        return list(range(length))
+    return [i * length // most for i in range(most)]
+
+
 def _clarity(
     machine: StateMachine, states: Sequence[State], legal: Sequence[Sequence[int]], estimate: Estimator
 ) -> tuple[tuple[float, float], ...] | None:
+    if any(sum(count > 1 for count in counts) > 1 for counts in legal):
+        return None
     found = []
-    for state, counts in zip(states, legal):
+    for step in clarity_steps(len(legal)):
+        state, counts = states[step], legal[step]
         deciding = [r for r, count in enumerate(counts) if count > 1]
-        if len(deciding) > 1:
-            return None
         role = deciding[0] if deciding else max(range(len(counts)), key=lambda r: counts[r])
         choices = [machine.legal_moves(state, r) for r in machine.roles]
         values = []

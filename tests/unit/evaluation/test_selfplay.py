@@ -199,7 +199,7 @@ def test_a_match_records_what_ludiis_metrics_read() -> None:
     observed = result.observed
     assert observed is not None and observed.sites == 9
     assert len(observed.legal) == result.length and observed.occupied == tuple(range(result.length + 1))
-    assert observed.distances == () and observed.clarity is not None and len(observed.clarity) == result.length
+    assert observed.distances == () and observed.clarity is not None and len(observed.clarity) == min(6, result.length)
     # The record survives the results file, and the metrics read it.
     again = MatchResult.from_json(json.loads(json.dumps(result.to_json())))
     assert again == result
