@@ -22,8 +22,7 @@ def board_of(game: LoadedGame) -> BoardSpec | None:
         from ggp.translators.sbg.parser import parse_sbg
 
         sbg = parse_sbg(game.sbg, str(game.path))
-        return BoardSpec("cell", 4, 0, 1, 2, 3, tuple(str(x) for x in range(sbg.width)),
-                         tuple(str(y) for y in range(sbg.height)))
+        return BoardSpec.sbg(sbg.width, sbg.height)
     from ggp.manager.boards import recognise_board
     from ggp.reasoner.domains import initial_fluents, isolated_possible_fluents
 

@@ -93,6 +93,12 @@ class BoardSpec:
             found.setdefault(column + row * len(self.xs), []).append(piece if owner is None else f"{owner} {piece}")
         return {site: "+".join(sorted(texts)) for site, texts in found.items()}
 
+    @classmethod
+    def sbg(cls, width: int, height: int) -> BoardSpec:
+        """The board of a Simplified Boardgames game as its translation writes it: ``(cell x y owner piece)``
+        with columns and rows numbered from 0."""
+        return cls("cell", 4, 0, 1, 2, 3, tuple(str(x) for x in range(width)), tuple(str(y) for y in range(height)))
+
     def to_json(self) -> dict[str, Any]:
         return {"relation": self.relation, "arity": self.arity, "x": self.x, "y": self.y, "owner": self.owner,
                 "piece": self.piece, "xs": list(self.xs), "ys": list(self.ys)}
