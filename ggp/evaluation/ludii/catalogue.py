@@ -323,3 +323,42 @@ def select(text: str) -> Selection:
             raise ValueError(f"unknown metric {word!r}: expected all, ludii, rapp, a Ludii metric, family or group "
                              "name (docs/evaluation.md lists them)")
     return Selection(use_rapp, tuple(dict.fromkeys(chosen)))
+
+
+STAND_INS: dict[str, str] = {
+    "AdvantageP1": "player 1 = the role that moves first in the play (seats rotate, so it is not always the same player)",
+    "Balance": "win rates per seat (role) over all seatings; draws are no wins",
+    "Drawishness": "a timeout is a play ended by the SBG turn limit or the manager's step cap",
+    "Timeouts": "the SBG turn limit, or the step cap (--step-cap)",
+    "DurationActions": "GDL has no compound moves: per step, the roles with a choice (at least one)",
+    "DurationMoves": "a move is one GDL step (a joint move)",
+    "DurationTurns": "a turn is a run of steps in which the same roles have a choice",
+    "DurationTurnsNotTimeouts": "as DurationTurns; n/a when every play timed out (Ludii returns 1250 x players)",
+    "PositionalRepetition": "a position is the board's contents (the board the rules show); float division",
+    "SituationalRepetition": "a situation is the whole GDL state (every fluent)",
+    "DecisionMoves": "legal joint moves > 1 (the mover's legal moves in a turn-taking game)",
+    "GameTreeComplexity": "branching = legal joint moves per step",
+    "StateSpaceComplexity": "component kinds = distinct owner-and-piece contents seen on the board in the plays",
+    "BoardCoverageDefault": "sites = the cells of the recognised board (SBG: width x height)",
+    "BoardCoverageFull": "a GDL board has one site type (cells): equals BoardCoverageDefault",
+    "BoardCoverageUsed": "used sites = the sites any recorded play occupied",
+    "ClarityNarrowness": "move values = random-playout estimates of the state after each legal move "
+                         "(--move-playouts, default 1), on up to 6 evenly spaced steps a play; float division",
+    "ClarityVariance": "as ClarityNarrowness",
+    "DecisivenessMoves": "state values = random-playout estimates (--estimate-playouts, default 8) mapped to "
+                         "Ludii's [-1, 1] by 2e - 1; float division",
+    "DecisivenessThreshold": "as DecisivenessMoves",
+    "LeadChange": "as DecisivenessMoves",
+    "Stability": "as DecisivenessMoves; the range is [0, roles] (a variance in [0, 1] per role)",
+    "Drama": "as DecisivenessMoves",
+    "MoveEvaluation": "the mover's playout estimate of the state after its move (mover = the role with a choice)",
+    "StateEvaluationDifference": "as DecisivenessMoves",
+    "BoardSitesOccupied": "as BoardCoverageDefault",
+    "BranchingFactor": "legal joint moves per step",
+    "DecisionFactor": "legal joint moves per step, steps with a choice only",
+    "MoveDistance": "a move is read from the board difference (one site emptied, the piece found elsewhere); "
+                    "distance in king steps",
+    "PieceNumber": "pieces = non-empty board entries",
+    "ScoreDifference": "scores = the GDL goal values in every state (n/a when a state has none)",
+}
+"""What stands in, per metric or family, where GDL lacks what Ludii's definition reads."""

@@ -79,3 +79,15 @@ def test_bounded_metrics_stay_in_their_range_on_random_plays(plays: list[PlayTra
             assert found.value >= metric.low - 1e-9, (name, found.value)
         if metric.high is not None:
             assert found.value <= metric.high + 1e-9, (name, found.value)
+
+
+def test_the_evaluation_guide_lists_every_metric_with_its_source() -> None:
+    from ggp.evaluation.ludii.families import FAMILIES
+    from tests.conftest import ROOT
+
+    guide = (ROOT / "docs" / "evaluation.md").read_text()
+    for metric in SINGLE_METRICS:
+        assert f"| {metric.name} | {metric.group} |" in guide and metric.source.removeprefix(
+            "Evaluation/src/metrics/") in guide, metric.name
+    for family in FAMILIES:
+        assert f"| {family} | quality |" in guide and f"multiple/metrics/{family}.java" in guide
