@@ -89,6 +89,10 @@ DEFAULT_ESTIMATE_PLAYOUTS = 8
 DEFAULT_MOVE_PLAYOUTS = 1
 """Random playouts per legal move for the clarity metrics when ``--metrics`` needs them."""
 
+HEADLINE = ("Balance", "Completion", "Drawishness", "DurationTurns", "DecisionMoves", "LeadChange", "DramaAverage",
+            "BoardCoverageDefault")
+"""The Ludii metrics printed on the terminal (every one is in summary.json and the report)."""
+
 AUTO_ROUND = 4
 """Matches per pairing and seat that each round of ``--matches auto`` adds."""
 
@@ -254,6 +258,10 @@ def run(args: argparse.Namespace) -> int:
             reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs,
                                             model if chosen.rapp else None, preferred_length=preferred,
                                             roles=roles[game.key], ludii=chosen.ludii, seed=args.seed)
+    if not chosen.rapp:  # the fitness was not asked for: say so instead of "no RAPP model given"
+        for key, report in reports.items():
+            if report.fitness.playable and report.roles == 2:
+                reports[key] = replace(report, fitness=replace(report.fitness, reason="RAPP not asked for (--metrics)"))
     ordered = [replace(reports[g.key], intrinsic=intrinsic[g.key]) for g in games]
     report_module.write_json(ordered, args.out / "summary.json")
     page = report_module.write_html(ordered, args.out)
@@ -270,5 +278,10 @@ def run(args: argparse.Namespace) -> int:
                 ) + ")"
             line = f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}"
             print(line.rstrip())
+        for report in ordered:
+            headline = [f"{name} {measured.value:.3f}" for name in HEADLINE
+                        if (measured := report.ludii.get(name)) is not None and measured.value is not None]
+            if headline:
+                print(f"  {report.game}: " + ", ".join(headline) + f" ({len(report.ludii)} Ludii metrics in summary.json)")
         print(f"report: {page}")
     return 0
