@@ -188,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
             job for game in round_games for job in round_robin(
                 game, specs, matches_per_seat=per_seat, seed=round_seed, roles=roles[game.key],
                 step_cap=args.step_cap, estimate_playouts=estimate, move_playouts=move_playouts,
+                observe=bool(chosen.ludii),
             )
         ]
 

@@ -283,9 +283,20 @@ def report_game(
         fitness,
         None,
         errors,
-        measure([r.to_trace() for r in good], ludii, seed=seed) if ludii else {},
+        _ludii(good, ludii, seed),
         roles,
     )
+
+
+def _ludii(results: Sequence[MatchResult], names: Sequence[str], seed: int) -> dict[str, Measured]:
+    """The Ludii metrics named, on the results; all n/a when some match was recorded without observations
+    (an earlier run's matches resumed from results.jsonl with ``--metrics rapp``)."""
+    if not names:
+        return {}
+    if any(r.observed is None for r in results):
+        reason = "some matches were recorded without Ludii's observations (--metrics rapp); use a fresh --out"
+        return {name: Measured(None, reason) for name in names}
+    return measure([r.to_trace() for r in results], names, seed=seed)
 
 
 def unplayable_report(game: str, algorithms: Sequence[str], reason: str, ludii: Sequence[str] = ()) -> GameReport:

@@ -81,6 +81,8 @@ class MatchJob:
     """When > 0, each state's value per role is estimated by this many random playouts."""
     move_playouts: int = 0
     """When > 0, every legal move of the mover is evaluated by this many random playouts (Ludii's clarity)."""
+    observe: bool = True
+    """Record what Ludii's metrics read (a goal query per state: skipped when no Ludii metric is wanted)."""
 
     @property
     def job_id(self) -> str:
@@ -211,10 +213,14 @@ def play_match(job: MatchJob, player_factory: PlayerFactory, machine_factory: Ma
             estimates.append(_estimate(machine, final, job.estimate_playouts, rng)
                              if ending.reason == "terminal" or not estimates else estimates[-1])
             evaluations = tuple(estimates)
-        final = steps[-1].after if steps else machine.initial_state()
-        clarity = playout_estimator(machine, job.move_playouts, random.Random(job.seed + 1)) if job.move_playouts else None
-        observed = observe(machine, [step.before for step in steps] + [final],
-                           [tuple(len(moves) for moves in step.legal) for step in steps], job.game.board, clarity=clarity)
+        observed = None
+        if job.observe:
+            final = steps[-1].after if steps else machine.initial_state()
+            clarity = (playout_estimator(machine, job.move_playouts, random.Random(job.seed + 1))
+                       if job.move_playouts else None)
+            observed = observe(machine, [step.before for step in steps] + [final],
+                               [tuple(len(moves) for moves in step.legal) for step in steps], job.game.board,
+                               clarity=clarity)
         reason: EndReason = ending.reason
         limit = job.game.turn_limit
         if reason == "terminal" and limit is not None and ending.steps >= limit and len(set(ending.goals)) == 1:
@@ -271,6 +277,7 @@ def round_robin(
     step_cap: int = DEFAULT_STEP_CAP,
     estimate_playouts: int = 0,
     move_playouts: int = 0,
+    observe: bool = True,
 ) -> list[MatchJob]:
     """N matches for each of the game's :func:`seatings` of the specs.
 
@@ -280,7 +287,7 @@ def round_robin(
     for seating in seatings(specs, roles, self_play=self_play):
         for _k in range(matches_per_seat):
             job_seed = seed * 1_000_003 + len(jobs)
-            jobs.append(MatchJob(game, seating, job_seed, step_cap, estimate_playouts, move_playouts))
+            jobs.append(MatchJob(game, seating, job_seed, step_cap, estimate_playouts, move_playouts, observe))
     return jobs
 
 

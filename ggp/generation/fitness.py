@@ -91,7 +91,7 @@ def _play(game: SbgGame, *, seed: int, model: RappModel, matches_per_seat: int, 
     estimate = OBJECTIVE_ESTIMATE_PLAYOUTS if any("evaluations" in METRICS[n].requires for n in ludii) else 0
     moves = 1 if any("clarity" in METRICS[n].requires for n in ludii) else 0
     jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed,
-                       estimate_playouts=estimate, move_playouts=moves)
+                       estimate_playouts=estimate, move_playouts=moves, observe=bool(ludii))
     results = run_jobs(jobs, make_player, machines, workers=workers, ray_address=ray_address)
     return report_game(source.key, results, model.algorithms, model, ludii=ludii, seed=seed)
 

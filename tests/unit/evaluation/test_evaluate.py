@@ -145,3 +145,14 @@ def test_an_unknown_model_name_is_a_clear_error() -> None:
 def test_an_unknown_circuit_evaluator_is_a_clear_reason() -> None:
     reason = check_playable(GameSource("eval-nim-bogus", NIM), KifMachines("circuit:bogus"))
     assert reason is not None and "unknown circuit evaluator 'bogus'" in reason
+
+
+def test_ludii_metrics_of_matches_recorded_without_observations_say_why() -> None:
+    from ggp.evaluation.ludii.trace import Observations
+
+    bare = MatchResult("1", "g", ("a", "b"), 1, goals=(100, 0), length=2)
+    seen = MatchResult("2", "g", ("b", "a"), 2, goals=(0, 100), length=1, observed=Observations(legal=((2, 1),)))
+    report = report_game("g", [bare, seen], ("a", "b"), None, ludii=("Completion",))
+    assert report.ludii["Completion"].value is None and "--metrics rapp" in (report.ludii["Completion"].reason or "")
+    assert report_game("g", [seen], ("a", "b"), None, ludii=("Completion",)).ludii["Completion"].value == 1.0
+    assert report_game("g", [seen], ("a", "b"), None).ludii == {}

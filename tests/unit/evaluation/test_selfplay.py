@@ -215,3 +215,8 @@ def test_three_players_and_two_specs_sit_in_every_seat() -> None:
     assert len(found) == 6 and all(sorted(seat) in (["a", "a", "b"], ["a", "b", "b"]) for seat in found)
     assert {seat[r] for seat in found for r in range(3)} == {"a", "b"}
     assert seatings(["a", "b"], 1) == [("a",), ("b",)]
+
+
+def test_a_match_without_ludii_metrics_skips_the_observations() -> None:
+    result = play_match(MatchJob(GAME, ("random", "random"), 4, observe=False), make_player, MACHINES)
+    assert result.error is None and result.observed is None
