@@ -126,11 +126,16 @@ def _plots(reports: Sequence[GameReport], out: Path) -> dict[str, list[str]]:
         images["__criteria__"] = ["criteria.png"]
     figure, axis = plt.subplots(figsize=(max(4, 0.9 * len(reports)), 3.0))
     fitness = [_clean(r.fitness.fitness) if r.fitness.playable else None for r in reports]
-    axis.bar(range(len(reports)), [0.0 if f is None else f for f in fitness], color="#6a9f58")
+    drawn = [(i, f) for i, f in enumerate(fitness) if f is not None]
+    axis.bar([i for i, _ in drawn], [f for _, f in drawn], color="#6a9f58")
+    for i, (report, f) in enumerate(zip(reports, fitness)):
+        if f is None:  # a word, not a zero-height bar
+            axis.text(i, 0.02, "unplayable" if not report.fitness.playable else "n/a", rotation=90, ha="center",
+                      va="bottom", fontsize=7, color="#777777")
     axis.set_xticks(range(len(reports)), [r.game for r in reports], rotation=30, fontsize=7)
     axis.set_ylim(0, 1)
     axis.axhline(0, color="black", linewidth=0.5)
-    axis.set_title("RAPP fitness (unplayable games: no bar)", fontsize=9)
+    axis.set_title("RAPP fitness (no bar: unplayable or n/a)", fontsize=9)
     figure.tight_layout()
     figure.savefig(out / "fitness.png", dpi=90)
     plt.close(figure)
