@@ -6,6 +6,7 @@ import argparse
 import json
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,17 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help="run the matches on a Ray cluster ('auto' or 'local')")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--step-cap", type=positive_int, default=1000, help="end a match as a draw after this many steps")
-    parser.add_argument("--estimate-playouts", type=non_negative_int, default=0,
-                        help="random playouts per state for lead change/drama/decisiveness (0 = off)")
+    parser.add_argument("--metrics", default="all",
+                        help="what to report: all (the default: RAPP fitness, the classic criteria and Ludii's "
+                        "metrics), ludii, rapp, or a comma-separated list of rapp and Ludii metric, family or "
+                        "group names (docs/evaluation.md)")
+    parser.add_argument("--estimate-playouts", type=non_negative_int, default=None,
+                        help="random playouts per state for the state-evaluation metrics (lead change, drama, "
+                        f"decisiveness...; 0 = off; default {DEFAULT_ESTIMATE_PLAYOUTS} when the chosen metrics "
+                        "need them, else 0)")
+    parser.add_argument("--move-playouts", type=non_negative_int, default=None,
+                        help="random playouts per legal move for Ludii's clarity metrics (0 = off; default "
+                        f"{DEFAULT_MOVE_PLAYOUTS} when the chosen metrics need them, else 0)")
     parser.add_argument("--model", default=None,
                         help="RAPP model: minimax3 (the default: the paper's 3 min-max algorithms), minimax4, mcts "
                         "(knowledge-free MCTS ladder) or a JSON file from --build-model; without it, the default "
@@ -61,13 +71,27 @@ def register(subcommands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _load_game(spec: str) -> Any:
+def _load_game(spec: str) -> tuple[Any, dict[str, float | None]]:
+    """The game to evaluate and its intrinsic criteria (from the rules and the board they show)."""
+    from ggp.commands._boards import board_of
     from ggp.commands._games import load_game
+    from ggp.evaluation.intrinsic import intrinsic_criteria
     from ggp.evaluation.selfplay import GameSource
 
     loaded = load_game(spec)
-    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg)
+    board = board_of(loaded)
+    return GameSource(loaded.name, loaded.kif, loaded.turn_limit, loaded.sbg, board), intrinsic_criteria(
+        loaded.description, board)
 
+
+DEFAULT_ESTIMATE_PLAYOUTS = 8
+"""Random playouts per state for the state-evaluation metrics when ``--metrics`` needs them."""
+DEFAULT_MOVE_PLAYOUTS = 1
+"""Random playouts per legal move for the clarity metrics when ``--metrics`` needs them."""
+
+HEADLINE = ("Balance", "Completion", "Drawishness", "DurationTurns", "DecisionMoves", "LeadChange", "DramaAverage",
+            "BoardCoverageDefault")
+"""The Ludii metrics printed on the terminal (every one is in summary.json and the report)."""
 
 AUTO_ROUND = 4
 """Matches per pairing and seat that each round of ``--matches auto`` adds."""
@@ -82,8 +106,8 @@ def _matches(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {text!r}") from None
 
 
-def _refused(games: list[Any], machines: Any, specs: tuple[str, ...]) -> dict[str, str]:
-    """The games the players cannot seat, with the reason (:func:`ggp.evaluation.evaluate.seat_problem`);
+def _refused(games: list[Any], machines: Any) -> dict[str, str]:
+    """The games self-play cannot seat, with the reason (:func:`ggp.evaluation.evaluate.seat_problem`);
     a game whose rules cannot be built is left to the playability check, which says why."""
     from ggp.errors import GgpError
     from ggp.evaluation.evaluate import seat_problem
@@ -92,10 +116,10 @@ def _refused(games: list[Any], machines: Any, specs: tuple[str, ...]) -> dict[st
     refused = {}
     for game in games:
         try:
-            machine = machine_for(game, machines)
+            machine_for(game, machines)
         except GgpError:
             continue
-        reason = seat_problem(game, machine, specs)
+        reason = seat_problem(game)
         if reason is not None:
             refused[game.key] = reason
     return refused
@@ -122,8 +146,9 @@ def run(args: argparse.Namespace) -> int:
         report_game,
         unplayable_report,
     )
+    from ggp.evaluation.ludii.catalogue import select
     from ggp.evaluation.report import fallback_note
-    from ggp.evaluation.selfplay import MatchResult, RunProgress, round_robin, run_jobs
+    from ggp.evaluation.selfplay import MatchResult, RunProgress, machine_for, round_robin, run_jobs
     from ggp.match.rules import MatchRules
     from ggp.players.registry import make_player, parse_spec
 
@@ -133,7 +158,16 @@ def run(args: argparse.Namespace) -> int:
     if auto and (args.max_matches < 1 or not 0 < args.precision < 1):
         raise ValueError("--matches auto needs --max-matches >= 1 and 0 < --precision < 1")
     MatchRules(args.step_cap)  # a step cap below 1 fails here, not in every match
-    games = [_load_game(path) for path in args.games]
+    chosen = select(args.metrics)
+    estimate = args.estimate_playouts
+    if estimate is None:
+        estimate = DEFAULT_ESTIMATE_PLAYOUTS if chosen.needs_evaluations else 0
+    move_playouts = args.move_playouts
+    if move_playouts is None:
+        move_playouts = DEFAULT_MOVE_PLAYOUTS if chosen.needs_move_evaluations else 0
+    loaded = [_load_game(path) for path in args.games]
+    games = [game for game, _ in loaded]
+    intrinsic = {game.key: criteria for game, criteria in loaded}
     # Without --players, the players are the RAPP model's algorithms (the given or a shipped model), so the
     # fitness is defined: the paper's min-max model when every game is a board game (SBG), else the
     # knowledge-free MCTS model, which plays any game. With --players, a shipped model is used when its
@@ -158,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
     machines = GameMachines.for_self_play(args.engine)
-    refused = _refused(games, machines, specs)
+    refused = _refused(games, machines)
     if len(refused) == len(games):  # nothing to play: one line per game, before any match or report
         raise InputError("; ".join(f"{key}: {reason}" for key, reason in refused.items()))
     if notice:  # said once the games are known to be playable
@@ -166,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     reports = {}
     playable = []
+    roles: dict[str, int] = {}
     for game in games:
         if game.key in refused:
             reports[game.key] = unplayable_report(game.key, specs, refused[game.key])
@@ -173,15 +208,17 @@ def run(args: argparse.Namespace) -> int:
         reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed, players=specs,
                                 player_factory=make_player)
         if reason:
-            reports[game.key] = unplayable_report(game.key, specs, reason)
+            reports[game.key] = unplayable_report(game.key, specs, reason, chosen.ludii)
         else:
             playable.append(game)
+            roles[game.key] = len(machine_for(game, machines).roles)
 
     def jobs_for(round_games: list[Any], per_seat: int, round_seed: int) -> list[Any]:
         return [
             job for game in round_games for job in round_robin(
-                game, specs, matches_per_seat=per_seat, seed=round_seed,
-                step_cap=args.step_cap, estimate_playouts=args.estimate_playouts,
+                game, specs, matches_per_seat=per_seat, seed=round_seed, roles=roles[game.key],
+                step_cap=args.step_cap, estimate_playouts=estimate, move_playouts=move_playouts,
+                observe=bool(chosen.ludii),
             )
         ]
 
@@ -230,7 +267,8 @@ def run(args: argparse.Namespace) -> int:
                 break  # no RAPP model: nothing to make precise
             narrow = set()
             for game in pending:
-                interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model)
+                interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model,
+                                      roles=roles[game.key])
                 found = interim.fitness.interval("fitness")
                 if not interim.fitness.playable or (found is not None and found.width < args.precision):
                     narrow.add(game.key)
@@ -248,8 +286,14 @@ def run(args: argparse.Namespace) -> int:
     for game in games:
         if game.key not in reports:
             preferred = max(60, (game.turn_limit or 120) // 2)
-            reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs, model, preferred_length=preferred)
-    ordered = [reports[g.key] for g in games]
+            reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs,
+                                            model if chosen.rapp else None, preferred_length=preferred,
+                                            roles=roles[game.key], ludii=chosen.ludii, seed=args.seed)
+    if not chosen.rapp:  # the fitness was not asked for: say so instead of "no RAPP model given"
+        for key, report in reports.items():
+            if report.fitness.playable and report.roles == 2:
+                reports[key] = replace(report, fitness=replace(report.fitness, reason="RAPP not asked for (--metrics)"))
+    ordered = [replace(reports[g.key], intrinsic=intrinsic[g.key]) for g in games]
     report_module.write_json(ordered, args.out / "summary.json")
     page = report_module.write_html(ordered, args.out)
     if args.json:
@@ -267,5 +311,10 @@ def run(args: argparse.Namespace) -> int:
             print(line.rstrip())
             if fallback_note(row):  # the fitness then rests on moves some player did not choose
                 print(f"  {fallback_note(row)}")
+        for report in ordered:
+            headline = [f"{name} {measured.value:.3f}" for name in HEADLINE
+                        if (measured := report.ludii.get(name)) is not None and measured.value is not None]
+            if headline:
+                print(f"  {report.game}: " + ", ".join(headline) + f" ({len(report.ludii)} Ludii metrics in summary.json)")
         print(f"report: {page}")
     return 0

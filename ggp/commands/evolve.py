@@ -44,6 +44,10 @@ def register(subcommands: Any) -> None:
                         "playout = random-playout proxy")
     parser.add_argument("--playouts", type=positive_int, default=16, metavar="N",
                         help="plays per game for the playout proxy (16)")
+    parser.add_argument("--objective", default="rapp", metavar="NAME[:W],...",
+                        help="what to maximise with --fitness rapp: rapp (the RAPP fitness, the default) or a weighted "
+                        "sum of rapp and Ludii metrics, e.g. 'DurationTurns:0.01,DramaAverage:2' for longer, more "
+                        "dramatic games (docs/evaluation.md lists the metrics)")
     parser.add_argument("--nld", action="store_true", help="also score f_NLD and report the Pareto front")
     parser.add_argument("--best", type=positive_int, default=5, metavar="N", help="best games to export (5)")
     parser.add_argument("--no-gdl-check", action="store_true",
@@ -57,21 +61,33 @@ def register(subcommands: Any) -> None:
 
 
 def choose_fitness(
-    name: str, playouts: int, *, workers: int = 1, ray_address: str | None = None, engine: str = DEFAULT_ENGINE
+    name: str, playouts: int, *, workers: int = 1, ray_address: str | None = None, engine: str = DEFAULT_ENGINE,
+    objective: str = "rapp",
 ) -> tuple[Fitness, str]:
     """The fitness function and a label: RAPP when a model is installed, else the random-playout proxy.
 
     The RAPP fitness plays its matches on ``workers`` local processes, or on the Ray cluster at
     ``ray_address``; the results are the same for the same seeds. ``engine`` plays the GDL games that
-    are not SBG (bred games are SBG and play on the SBG engine whatever it is)."""
+    are not SBG (bred games are SBG and play on the SBG engine whatever it is). ``objective`` (see
+    :class:`ggp.generation.fitness.Objective`) replaces the RAPP fitness by a weighted sum of metrics
+    measured on the same plays."""
     from functools import partial
 
     from ggp.commands._games import GameMachines
     from ggp.evaluation.evaluate import default_model
-    from ggp.generation.fitness import rapp_fitness
+    from ggp.generation.fitness import Objective, objective_fitness, rapp_fitness
     from ggp.generation.proxy import playout_fitness
 
+    wanted = Objective.parse(objective)
+    if not wanted.is_rapp and name != "rapp":
+        raise ValueError("--objective needs --fitness rapp (the objective is measured on the RAPP model's plays)")
     if name == "rapp":
+        if default_model() is not None and not wanted.is_rapp:
+            fitness = partial(objective_fitness, objective=wanted, machines=GameMachines(engine), workers=workers,
+                              ray_address=ray_address)
+            return fitness, f"objective {objective}" + (f" on Ray at {ray_address}" if ray_address else "")
+        if not wanted.is_rapp:
+            raise ValueError("--objective needs a RAPP model (its plays are measured); none is installed")
         if default_model() is not None:
             fitness = partial(rapp_fitness, machines=GameMachines.for_self_play(engine), workers=workers, ray_address=ray_address)
             return fitness, "rapp" + (f" on Ray at {ray_address}" if ray_address else "")
@@ -106,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
     params = tuple(resolve_params(args.params))
     fitness, label = choose_fitness(args.fitness, args.playouts, workers=args.workers, ray_address=args.ray,
-                                    engine=args.engine)
+                                    engine=args.engine, objective=args.objective)
     config = EvolutionConfig(population=args.population, generations=args.generations, seed=args.seed,
                              params=params, gdl_check=not args.no_gdl_check, nld=args.nld).check()
     console = Console(stderr=True)

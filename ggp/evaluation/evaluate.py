@@ -21,13 +21,12 @@ import numpy as np
 
 from ggp.errors import GgpError
 from ggp.evaluation import rapp
+from ggp.evaluation.ludii.catalogue import Measured, measure
 from ggp.evaluation.metrics import all_metrics
 from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, PlayerFactory, machine_for
 from ggp.gdl.parser import parse_kif
-from ggp.match.local import players_problem, seating_problem
-from ggp.match.rules import CHANCE_ROLE
+from ggp.match.local import players_problem
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.machine import StateMachine
 
 DEFAULT_LADDER = ("random", "mcts:iterations=200", "alphabeta:depth=2")
 """The default algorithms: weakest first, knowledge-free except alpha-beta's generic evaluation."""
@@ -43,30 +42,18 @@ DEFAULT_MODEL_PATH = SHIPPED_MODELS["minimax3"]
 """The default model: the paper's 3-algorithm min-max model."""
 
 
-SELF_PLAY_SEATS: int | None = 2
-"""Players per self-play match: :func:`~ggp.evaluation.selfplay.round_robin` seats two by default;
-``None`` stands for one per player role (N-player seatings)."""
-
-
-def seat_problem(game: GameSource, machine: StateMachine, specs: Sequence[str],
-                 seats: int | None = SELF_PLAY_SEATS) -> str | None:
-    """Why self-play with the player ``specs`` cannot seat ``game`` (one line naming what would fit), else
+def seat_problem(game: GameSource) -> str | None:
+    """Why self-play cannot seat ``game`` (one line naming what would fit), else
     ``None``. Checked before any match, so such a game is refused at once instead of by every match.
 
-    A GDL-II game (``sees``) is refused: self-play hands every player the true state. With ``seats`` a
-    game must have that many player roles (the chance role ``random`` takes no player); with or without,
-    there must be at least as many specs as player roles.
+    Any number of player roles is seated (:func:`~ggp.evaluation.selfplay.seatings` rotates the specs
+    over every role, repeating them when there are fewer specs than roles); a GDL-II game (``sees``) is
+    refused, since self-play hands every player the true state.
     """
-    roles = [str(role) for role in machine.roles if str(role) != CHANCE_ROLE]
     if game.sbg is None and uses_sees(parse_kif(game.kif, game.key)):
         return ("a GDL-II game (sees): self-play would show every player the true state; play it with "
                 "ggp arena or ggp match and GDL-II players (dmcts)")
-    if seats is not None and len(roles) != seats:
-        noun = "player role" if len(roles) == 1 else "player roles"
-        return (f"the game has {len(roles)} {noun} ({', '.join(roles)}) and ggp evaluate seats {seats} players per "
-                f"match: evaluate {seats}-player games, or compare players on it with ggp arena "
-                f"(one --player per role)")
-    return seating_problem(roles, len(specs), exact=False)
+    return None
 
 
 def check_playable(
@@ -225,6 +212,11 @@ class GameReport:
     fallbacks: Mapping[str, int] = field(default_factory=dict)
     """Per player spec, the moves the match loop played for it (it raised, or chose an illegal move): its
     results then count moves it did not choose, which the summary and the report say."""
+    ludii: Mapping[str, Measured] = field(default_factory=dict)
+    """Ludii's metrics by name (:mod:`ggp.evaluation.ludii.catalogue`), the ones asked for."""
+    roles: int = 2
+    intrinsic: Mapping[str, float | None] = field(default_factory=dict)
+    """Browne's intrinsic criteria, from the rules alone (:mod:`ggp.evaluation.intrinsic`)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data; NaN (undefined) values become null."""
@@ -248,6 +240,9 @@ class GameReport:
             },
             "unplayable": self.unplayable,
             "errors": list(self.errors),
+            "roles": self.roles,
+            "intrinsic": dict(self.intrinsic),
+            "ludii": {name: found.to_json() for name, found in self.ludii.items()},
         })
         return data
 
@@ -269,8 +264,13 @@ def report_game(
     model: RappModel | None,
     *,
     preferred_length: int = 60,
+    roles: int = 2,
+    ludii: Sequence[str] = (),
+    seed: int = 0,
 ) -> GameReport:
-    """Criteria, the win matrix and (with a model) the RAPP fitness of one game from its results."""
+    """Criteria, the win matrix, (with a model) the RAPP fitness and the ``ludii`` metrics named (see
+    :mod:`ggp.evaluation.ludii.catalogue`) of one game from its results. RAPP compares two players, so
+    for a game of another number of ``roles`` its fitness is n/a with that reason."""
     good = [r for r in results if not r.error]
     errors = tuple(sorted({r.error for r in results if r.error}))
     plays = plays_of(good)
@@ -278,6 +278,9 @@ def report_game(
     shown = tuple(tuple(None if np.isnan(v) else float(v) for v in row) for row in matrix)
     if not good:
         fitness = rapp.unplayable(errors[0] if errors else "no match was played")
+    elif roles != 2:
+        fitness = rapp.RappResult(float("nan"), reason=f"RAPP compares two players; this game has {roles} role"
+                                  + ("s" if roles > 1 else ""))
     elif model is None:
         fitness = rapp.RappResult(float("nan"), None, rapp.colour_balance(plays), rapp.quickness(plays), "no RAPP model given")
     else:
@@ -295,6 +298,8 @@ def report_game(
         None,
         errors,
         fallbacks_by_player(good),
+        _ludii(good, ludii, seed),
+        roles,
     )
 
 
@@ -308,7 +313,20 @@ def fallbacks_by_player(results: Sequence[MatchResult]) -> dict[str, int]:
     return counts
 
 
-def unplayable_report(game: str, algorithms: Sequence[str], reason: str) -> GameReport:
-    """The report of a game that could not be played at all: fitness -1 and the reason."""
+def _ludii(results: Sequence[MatchResult], names: Sequence[str], seed: int) -> dict[str, Measured]:
+    """The Ludii metrics named, on the results; all n/a when some match was recorded without observations
+    (an earlier run's matches resumed from results.jsonl with ``--metrics rapp``)."""
+    if not names:
+        return {}
+    if any(r.observed is None for r in results):
+        reason = "some matches were recorded without Ludii's observations (--metrics rapp); use a fresh --out"
+        return {name: Measured(None, reason) for name in names}
+    return measure([r.to_trace() for r in results], names, seed=seed)
+
+
+def unplayable_report(game: str, algorithms: Sequence[str], reason: str, ludii: Sequence[str] = ()) -> GameReport:
+    """The report of a game that could not be played at all: fitness -1 and the reason (every Ludii
+    metric asked for is n/a with it)."""
     empty = tuple(tuple(None for _ in algorithms) for _ in algorithms)
-    return GameReport(game, tuple(algorithms), 0, 0, {}, empty, (), rapp.unplayable(reason), reason)
+    return GameReport(game, tuple(algorithms), 0, 0, {}, empty, (), rapp.unplayable(reason), reason,
+                      ludii={name: Measured(None, f"unplayable: {reason}") for name in ludii})

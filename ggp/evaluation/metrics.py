@@ -78,9 +78,13 @@ def _played(records: Sequence[PlayRecord]) -> list[PlayRecord]:
     return [r for r in records if r.end_reason not in ("aborted", "error")]
 
 
+TIMEOUT_REASONS: tuple[EndReason, ...] = ("turn_limit", "step_cap")
+"""End reasons that mean a length limit ended the play (the game's own or the manager's step cap)."""
+
+
 def is_timeout(record: PlayRecord) -> bool:
     """Ended by a length limit: the game's own turn/step limit or the manager's step cap."""
-    return record.end_reason in ("turn_limit", "step_cap")
+    return record.end_reason in TIMEOUT_REASONS
 
 
 def score_rates(records: Sequence[PlayRecord]) -> tuple[float, ...]:

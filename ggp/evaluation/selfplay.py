@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ggp.errors import GgpError
+from ggp.evaluation.ludii.trace import BoardSpec, Observations, PlayTrace, observe, playout_estimator
 from ggp.evaluation.metrics import PlayRecord
 from ggp.match.local import Transcript, play_local
 from ggp.match.rules import DEFAULT_STEP_CAP, EndReason, MatchRules
@@ -60,6 +61,8 @@ class GameSource:
     kif: str
     turn_limit: int | None = None
     sbg: str | None = None
+    board: BoardSpec | None = None
+    """The board the game's states are read on, for Ludii's board metrics (``None``: no board)."""
 
 
 MachineFactory = Callable[[GameSource], StateMachine]
@@ -76,6 +79,10 @@ class MatchJob:
     step_cap: int = DEFAULT_STEP_CAP
     estimate_playouts: int = 0
     """When > 0, each state's value per role is estimated by this many random playouts."""
+    move_playouts: int = 0
+    """When > 0, every legal move of the mover is evaluated by this many random playouts (Ludii's clarity)."""
+    observe: bool = True
+    """Record what Ludii's metrics read (a goal query per state: skipped when no Ludii metric is wanted)."""
 
     @property
     def job_id(self) -> str:
@@ -96,6 +103,8 @@ class MatchResult:
     first_mover: int = 0
     branching: tuple[int, ...] = ()
     evaluations: tuple[tuple[float, ...], ...] | None = None
+    observed: Observations | None = None
+    """What Ludii's metrics read of the play (:mod:`ggp.evaluation.ludii.trace`)."""
     moves: tuple[tuple[str, ...], ...] = ()
     fallbacks: int = 0
     """Moves replaced by the match's fallback because a player raised or chose an illegal move."""
@@ -116,8 +125,15 @@ class MatchResult:
             players=self.players,
         )
 
+    def to_trace(self) -> PlayTrace:
+        """The play as Ludii's metrics read it (no observations: an empty record, so they say n/a)."""
+        return PlayTrace(self.goals, "error" if self.error else self.end_reason, self.first_mover,
+                         self.observed or Observations(), self.evaluations)
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["observed"] = None if self.observed is None else self.observed.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchResult:
@@ -133,6 +149,7 @@ class MatchResult:
             first_mover=int(data.get("first_mover", 0)),
             branching=tuple(data.get("branching", ())),
             evaluations=None if evaluations is None else tuple(tuple(e) for e in evaluations),
+            observed=None if data.get("observed") is None else Observations.from_json(data["observed"]),
             moves=tuple(tuple(m) for m in data.get("moves", ())),
             fallbacks=int(data.get("fallbacks", 0)),
             fallback_roles=tuple(int(n) for n in data.get("fallback_roles", ())),
@@ -199,13 +216,21 @@ def play_match(job: MatchJob, player_factory: PlayerFactory, machine_factory: Ma
             estimates.append(_estimate(machine, final, job.estimate_playouts, rng)
                              if ending.reason == "terminal" or not estimates else estimates[-1])
             evaluations = tuple(estimates)
+        observed = None
+        if job.observe:
+            final = steps[-1].after if steps else machine.initial_state()
+            clarity = (playout_estimator(machine, job.move_playouts, random.Random(job.seed + 1))
+                       if job.move_playouts else None)
+            observed = observe(machine, [step.before for step in steps] + [final],
+                               [tuple(len(moves) for moves in step.legal) for step in steps], job.game.board,
+                               clarity=clarity)
         reason: EndReason = ending.reason
         limit = job.game.turn_limit
         if reason == "terminal" and limit is not None and ending.steps >= limit and len(set(ending.goals)) == 1:
             reason = "turn_limit"
         return MatchResult(
             job.job_id, job.game.key, job.players, job.seed, ending.goals, ending.steps, reason, first_mover,
-            branching, evaluations, tuple(tuple(str(m) for m in step.joint) for step in steps),
+            branching, evaluations, observed, tuple(tuple(str(m) for m in step.joint) for step in steps),
             transcript.fallbacks, transcript.fallbacks_by_role(), time.perf_counter() - started,
         )
     except (GgpError, ValueError) as exc:
@@ -215,6 +240,33 @@ def play_match(job: MatchJob, player_factory: PlayerFactory, machine_factory: Ma
 
 
 # --- scheduling ------------------------------------------------------------------------------
+
+
+def seatings(specs: Sequence[str], roles: int, *, self_play: bool = False) -> list[tuple[str, ...]]:
+    """Every way the evaluation seats the specs on a game's roles, so each spec plays every role.
+
+    With at least as many specs as roles: every ordered choice of distinct specs (seat rotation of each
+    pairing). With fewer (a 3-player game and 2 specs): each order of the specs repeated round the table,
+    in every rotation. One role: each spec alone. ``self_play`` adds each spec on every seat.
+
+    >>> seatings(["a", "b"], 2)
+    [('a', 'b'), ('b', 'a')]
+    >>> seatings(["a", "b"], 3)
+    [('a', 'b', 'a'), ('b', 'a', 'a'), ('a', 'a', 'b'), ('b', 'a', 'b'), ('a', 'b', 'b'), ('b', 'b', 'a')]
+    """
+    if roles <= len(specs):
+        found = list(permutations(specs, roles))
+    else:
+        found = []
+        for order in permutations(specs):
+            base = tuple(order[i % len(order)] for i in range(roles))
+            for shift in range(roles):
+                seating = base[shift:] + base[:shift]
+                if seating not in found:
+                    found.append(seating)
+    if self_play and roles > 1:
+        found += [tuple([spec] * roles) for spec in specs]
+    return found
 
 
 def round_robin(
@@ -227,19 +279,18 @@ def round_robin(
     self_play: bool = False,
     step_cap: int = DEFAULT_STEP_CAP,
     estimate_playouts: int = 0,
+    move_playouts: int = 0,
+    observe: bool = True,
 ) -> list[MatchJob]:
-    """Every ordered assignment of distinct specs to the roles (seat rotation), N matches each.
+    """N matches for each of the game's :func:`seatings` of the specs.
 
     Seeds are derived from ``seed`` and the job's position, so the same arguments give the same jobs.
     """
-    seatings: list[tuple[str, ...]] = list(permutations(specs, roles))
-    if self_play:
-        seatings += [tuple([spec] * roles) for spec in specs]
     jobs: list[MatchJob] = []
-    for seating in seatings:
+    for seating in seatings(specs, roles, self_play=self_play):
         for _k in range(matches_per_seat):
             job_seed = seed * 1_000_003 + len(jobs)
-            jobs.append(MatchJob(game, seating, job_seed, step_cap, estimate_playouts))
+            jobs.append(MatchJob(game, seating, job_seed, step_cap, estimate_playouts, move_playouts, observe))
     return jobs
 
 

@@ -153,3 +153,34 @@ def test_a_gdl_game_without_options_gets_the_knowledge_free_model(
     assert row["reason"] == "" and isinstance(row["fitness"], float)
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert tuple(summary["games"][0]["algorithms"]) == model_named("mcts").algorithms
+
+
+def test_evaluate_reports_ludii_metrics_for_a_three_player_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    argv = ["evaluate", "threePlayerTicTacToe", "rockPaperScissors", "--matches", "1", "--players", "random;mcts:iterations=5",
+            "--engine", "clingo", "--metrics", "rapp,outcome,Drama,BoardCoverageDefault", "--estimate-playouts", "2",
+            "--out", str(out)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "RAPP compares two players; this game has 3 roles" in text
+    assert "  threePlayerTicTacToe: Balance " in text and "Ludii metrics in summary.json" in text
+    games = {g["game"]: g for g in json.loads((out / "summary.json").read_text())["games"]}
+    three = games["threePlayerTicTacToe"]
+    assert three["roles"] == 3 and three["matches"] == 6  # two specs, every seat: 6 seatings
+    assert three["intrinsic"]["BoardSites"] == 16 and three["intrinsic"]["Roles"] == 3
+    assert set(three["ludii"]) == {"AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts",
+                                   "OutcomeUniformity", "BoardCoverageDefault"} | {
+        f"Drama{a}" for a in ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage", "ChangeSign",
+                              "ChangeLineBestFit", "ChangeNumTimes", "MaxIncrease", "MaxDecrease")}
+    assert three["ludii"]["Completion"]["value"] is not None and "interval" in three["ludii"]["Completion"]
+    assert three["ludii"]["DramaAverage"]["value"] is not None
+    rps = games["rockPaperScissors"]["ludii"]
+    assert rps["BoardCoverageDefault"] == {"value": None, "plays": 0, "reason": "the game has no board the rules show"}
+    assert "at once" in rps["DramaAverage"]["reason"]
+    page = (out / "report.html").read_text()
+    assert "compare-heatmap.png" in page and "<span class=na>n/a</span>" in page
+
+
+def test_an_unknown_metric_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "ticTacToe", "--metrics", "Dramatic", "--out", str(tmp_path)]) == 1
+    assert "unknown metric 'Dramatic'" in capsys.readouterr().err

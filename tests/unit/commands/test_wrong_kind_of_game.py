@@ -53,17 +53,11 @@ def test_generate_with_a_kif_layout_says_it_needs_a_level(tmp_path: Path, capsys
                          "or .txt)")
 
 
-@pytest.mark.parametrize(("game", "reason"), [
-    ("threePlayerTicTacToe", "the game has 3 player roles (red, green, blue) and ggp evaluate seats 2 players per "
-                             "match"),
-    ("SOLO", "the game has 1 player role (solo) and ggp evaluate seats 2 players per match"),
+@pytest.mark.parametrize(("game", "reason"), [  # one and three roles are seated (test_cli_evaluate.py)
     ("kuhnPoker", "a GDL-II game (sees): self-play would show every player the true state"),
 ])
 def test_evaluate_refuses_a_game_its_players_cannot_seat_before_any_match(
         game: str, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    if game == "SOLO":
-        (tmp_path / "solo.kif").write_text(SOLO)
-        game = str(tmp_path / "solo.kif")
     out = tmp_path / "evaluation"
     line = one_line(capsys, ["evaluate", game, "--matches", "10", "--out", str(out)])
     key = Path(game).stem

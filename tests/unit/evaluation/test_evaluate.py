@@ -172,3 +172,14 @@ def test_fallback_moves_are_recorded_per_player_and_marked_in_the_summary_and_re
     assert "moves played by the fallback" in write_html([report], tmp_path).read_text()
     clean = report_game("nim", [MatchResult("1", "nim", ("a", "b"), 1, goals=(100, 0), length=3)], ("a", "b"), None)
     assert clean.fallbacks == {} and fallback_note(summary([clean])[0]) == ""
+
+
+def test_ludii_metrics_of_matches_recorded_without_observations_say_why() -> None:
+    from ggp.evaluation.ludii.trace import Observations
+
+    bare = MatchResult("1", "g", ("a", "b"), 1, goals=(100, 0), length=2)
+    seen = MatchResult("2", "g", ("b", "a"), 2, goals=(0, 100), length=1, observed=Observations(legal=((2, 1),)))
+    report = report_game("g", [bare, seen], ("a", "b"), None, ludii=("Completion",))
+    assert report.ludii["Completion"].value is None and "--metrics rapp" in (report.ludii["Completion"].reason or "")
+    assert report_game("g", [seen], ("a", "b"), None, ludii=("Completion",)).ludii["Completion"].value == 1.0
+    assert report_game("g", [seen], ("a", "b"), None).ludii == {}

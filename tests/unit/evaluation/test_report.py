@@ -53,3 +53,43 @@ def test_the_json_report_has_no_nan_and_keeps_the_reasons(tmp_path: Path) -> Non
 def test_the_summary_has_one_row_per_game() -> None:
     rows = summary([_report("g"), unplayable_report("broken", ("a", "b"), "no move")])
     assert [(r["game"], r["fitness"], r["reason"]) for r in rows] == [("g", 0.42, ""), ("broken", -1.0, "no move")]
+
+
+def _ludii_report(game: str, completion: float, coverage: float | None) -> GameReport:
+    from dataclasses import replace
+
+    from ggp.evaluation.ludii.catalogue import Measured
+
+    ludii = {
+        "Completion": Measured(completion, interval=(completion - 0.1, completion + 0.05), plays=4),
+        "BoardCoverageDefault": Measured(coverage, plays=4) if coverage is not None
+        else Measured(None, "the game has no board the rules show"),
+        "DramaAverage": Measured(None, "no state evaluations were estimated (give --estimate-playouts)"),
+    }
+    return replace(_report(game), ludii=ludii)
+
+
+def test_ludii_metrics_are_tabled_in_groups_with_n_a_and_reasons(tmp_path: Path) -> None:
+    page = write_html([_ludii_report("chess", 0.9, 0.5)], tmp_path).read_text()
+    assert "<th colspan=4 class=group>outcome</th>" in page and "<th colspan=4 class=group>Drama</th>" in page
+    assert "0.900 <small>[0.800, 0.950]</small>" in page
+    assert "<span class=na>n/a</span> <small>no state evaluations were estimated" in page
+    assert "viability" in page  # Browne's group beside Ludii's
+    assert "compare-heatmap.png" not in page  # one game: nothing to compare
+
+
+def test_several_games_get_the_comparison_view(tmp_path: Path) -> None:
+    reports = [_ludii_report("chess", 0.9, 0.5), _ludii_report("nim", 0.4, None), _ludii_report("g", 0.6, 1.0)]
+    page = write_html(reports, tmp_path).read_text()
+    assert '<div id=comparison><img src="compare-heatmap.png"' in page and "compare-parallel.png" in page
+    assert (tmp_path / "compare-heatmap.png").read_bytes()[:4] == b"\x89PNG"
+    data_path = tmp_path / "summary.json"
+    write_json(reports, data_path)
+    nim = json.loads(data_path.read_text())["games"][1]["ludii"]
+    assert nim["BoardCoverageDefault"] == {"value": None, "plays": 0, "reason": "the game has no board the rules show"}
+    assert nim["Completion"]["interval"] == [0.30000000000000004, 0.45]
+
+
+def test_criteria_not_computed_are_not_drawn_as_zero_bars(tmp_path: Path) -> None:
+    page = write_html([_report("g")], tmp_path).read_text()
+    assert "<th>decisiveness</th><td>n/a</td>" in page

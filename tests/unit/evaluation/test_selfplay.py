@@ -186,3 +186,37 @@ def test_each_process_keeps_only_the_most_recently_used_machines() -> None:
     assert sum(1 for key in selfplay._MACHINES if key[1] is factory) == selfplay.MACHINE_CACHE_SIZE
     selfplay.machine_for(games[0], factory)  # evicted (least recently used): built again
     assert built[-1] == games[0].key and len(built) == len(games) + 1
+
+
+def test_a_match_records_what_ludiis_metrics_read() -> None:
+    from ggp.commands._boards import board_of
+    from ggp.commands._games import load_game
+    from ggp.evaluation.ludii.catalogue import measure
+
+    loaded = load_game("ticTacToe")
+    game = GameSource("ttt", loaded.kif, board=board_of(loaded))
+    result = play_match(MatchJob(game, ("random", "random"), 4, move_playouts=1), make_player, MACHINES)
+    observed = result.observed
+    assert observed is not None and observed.sites == 9
+    assert len(observed.legal) == result.length and observed.occupied == tuple(range(result.length + 1))
+    assert observed.distances == () and observed.clarity is not None and len(observed.clarity) == min(6, result.length)
+    # The record survives the results file, and the metrics read it.
+    again = MatchResult.from_json(json.loads(json.dumps(result.to_json())))
+    assert again == result
+    found = measure([again.to_trace()], ["BoardCoverageDefault", "DecisionMoves", "MoveDistanceAverage"])
+    assert found["BoardCoverageDefault"].value == result.length / 9
+    assert "no piece moved from one site to another" in (found["MoveDistanceAverage"].reason or "")
+
+
+def test_three_players_and_two_specs_sit_in_every_seat() -> None:
+    from ggp.evaluation.selfplay import seatings
+
+    found = seatings(["a", "b"], 3)
+    assert len(found) == 6 and all(sorted(seat) in (["a", "a", "b"], ["a", "b", "b"]) for seat in found)
+    assert {seat[r] for seat in found for r in range(3)} == {"a", "b"}
+    assert seatings(["a", "b"], 1) == [("a",), ("b",)]
+
+
+def test_a_match_without_ludii_metrics_skips_the_observations() -> None:
+    result = play_match(MatchJob(GAME, ("random", "random"), 4, observe=False), make_player, MACHINES)
+    assert result.error is None and result.observed is None

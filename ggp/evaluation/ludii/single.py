@@ -1,0 +1,240 @@
+"""Ludii's single metrics on recorded plays, one function each under the Ludii class's name.
+
+Most of Ludii's single metrics are a mean over trials of a per-trial value; those are written here as
+the per-play value (``None`` where a play does not count, e.g. a play of no moves), and
+:mod:`~ggp.evaluation.ludii.catalogue` averages them (with an interval). The few that are not means
+over plays (Balance, OutcomeUniformity, DurationTurnsStdDev, BoardCoverageUsed, StateSpaceComplexity)
+take all plays. Where a Ludii source divides integers (PositionalRepetition, DecisivenessMoves,
+ClarityNarrowness), the division here is a float division, as the metric's description intends.
+
+State evaluations are on Ludii's scale [-1, 1] (:meth:`PlayTrace.value`), and, as in Ludii, are read
+in the states before each move (s_0..s_{L-1}) unless said otherwise.
+
+>>> from ggp.evaluation.ludii.trace import Observations
+>>> win = PlayTrace((100, 0), observed=Observations(legal=((3, 1), (1, 2))))
+>>> Completion(win), AdvantageP1(win), DurationMoves(win), DecisionMoves(win)
+(1.0, 1.0, 2.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import combinations
+from statistics import fmean, pstdev, pvariance
+
+from ggp.evaluation.ludii.trace import PlayTrace
+from ggp.evaluation.metrics import TIMEOUT_REASONS, utilities, winner
+
+# --- outcome ---------------------------------------------------------------------------------------
+
+
+def is_timeout(play: PlayTrace) -> bool:
+    """Ended by the game's own length limit or the manager's step cap."""
+    return play.end_reason in TIMEOUT_REASONS
+
+
+def AdvantageP1(play: PlayTrace) -> float:
+    """1 when the first player (Ludii's player 1: the role that moves first) won the play."""
+    return float(winner(play.goals) == play.first_mover)
+
+
+def Completion(play: PlayTrace) -> float:
+    """1 when the play has a winner (not a draw, not a timeout)."""
+    return float(winner(play.goals) is not None)
+
+
+def Drawishness(play: PlayTrace) -> float:
+    """1 when the play is a natural draw: no winner, and not ended by a length limit."""
+    return float(winner(play.goals) is None and not is_timeout(play))
+
+
+def Timeouts(play: PlayTrace) -> float:
+    """1 when a length limit ended the play (the game's own turn limit or the step cap)."""
+    return float(is_timeout(play))
+
+
+def Balance(plays: Sequence[PlayTrace]) -> float:
+    """1 - the largest difference of win rates between two seats (draws are no wins, as in Ludii)."""
+    roles = plays[0].roles
+    rates = [sum(winner(p.goals) == r for p in plays) / len(plays) for r in range(roles)]
+    return 1 - max((abs(a - b) for a, b in combinations(rates, 2)), default=0.0)
+
+
+def OutcomeUniformity(plays: Sequence[PlayTrace]) -> float:
+    """1 - the mean over roles of the population variance of their rank utilities in [-1, 1]."""
+    roles = plays[0].roles
+    return 1 - fmean(pvariance([utilities(p.goals)[r] for p in plays]) for r in range(roles))
+
+
+# --- duration --------------------------------------------------------------------------------------
+
+
+def DurationMoves(play: PlayTrace) -> float:
+    """Moves played (a GDL step, one joint move, is one move)."""
+    return float(play.length)
+
+
+def turns(play: PlayTrace) -> int:
+    """Turns: runs of steps in which the same roles choose (a step with no choice continues the run),
+    so a role that moves twice in a row plays one turn."""
+    count, previous = 0, None
+    for step in range(play.length):
+        deciding = play.deciders(step) or previous
+        if step == 0 or deciding != previous:
+            count += 1
+        previous = deciding
+    return count
+
+
+def DurationTurns(play: PlayTrace) -> float:
+    """Turns played (:func:`turns`)."""
+    return float(turns(play))
+
+
+def DurationActions(play: PlayTrace) -> float:
+    """Actions: per step the roles that chose a move (at least one), summed (GDL has no compound moves,
+    so in a turn-taking game this equals DurationMoves; in a simultaneous game each chooser acts)."""
+    return float(sum(max(1, len(play.deciders(step))) for step in range(play.length)))
+
+
+def DurationTurnsNotTimeouts(play: PlayTrace) -> float | None:
+    """Turns of a play that was not ended by a length limit (timeouts do not count)."""
+    return None if is_timeout(play) else float(turns(play))
+
+
+def DurationTurnsStdDev(plays: Sequence[PlayTrace]) -> float:
+    """Population standard deviation of the plays' turns."""
+    return pstdev(turns(p) for p in plays)
+
+
+# --- state repetition ------------------------------------------------------------------------------
+
+
+def _repetition(ids: Sequence[int]) -> float | None:
+    return 1 - (max(ids) + 1) / len(ids) if ids else None
+
+
+def PositionalRepetition(play: PlayTrace) -> float | None:
+    """1 - distinct board positions / positions seen (states s_0..s_L; needs a board)."""
+    return _repetition(play.observed.positions)
+
+
+def SituationalRepetition(play: PlayTrace) -> float | None:
+    """1 - distinct situations (whole states) / states seen (s_0..s_L)."""
+    return _repetition(play.observed.situations)
+
+
+# --- complexity ------------------------------------------------------------------------------------
+
+
+def DecisionMoves(play: PlayTrace) -> float | None:
+    """Share of moves made with more than one legal move to choose from."""
+    if play.length == 0:
+        return None
+    return sum(play.branching(t) > 1 for t in range(play.length)) / play.length
+
+
+def GameTreeComplexity(play: PlayTrace) -> float | None:
+    """L * log10(mean branching factor) of the play: the log10 of the game-tree size it suggests."""
+    if play.length == 0:
+        return None
+    return play.length * math.log10(fmean(play.branching(t) for t in range(play.length)))
+
+
+def StateSpaceComplexity(plays: Sequence[PlayTrace]) -> float:
+    """Board sites * log10(piece kinds + 1): Ludii's upper bound, with the piece kinds (owner and type)
+    seen on the board in the plays standing in for Ludii's component list."""
+    sites = plays[0].observed.sites or 0
+    kinds = {text for p in plays for text in p.observed.contents}
+    return sites * math.log10(len(kinds) + 1)
+
+
+# --- board coverage --------------------------------------------------------------------------------
+
+
+def BoardCoverageDefault(play: PlayTrace) -> float | None:
+    """Share of the board's sites (cells) that held a piece at some point of the play."""
+    sites = play.observed.sites
+    return len(play.observed.covered) / sites if sites else None
+
+
+def BoardCoverageFull(play: PlayTrace) -> float | None:
+    """Share of all sites (cells, vertices and edges in Ludii) that held a piece; a GDL board has only
+    cells, so this equals BoardCoverageDefault."""
+    return BoardCoverageDefault(play)
+
+
+def BoardCoverageUsed(plays: Sequence[PlayTrace]) -> float | None:
+    """Mean share of the used sites that held a piece in a play; the used sites (Ludii: those the rules
+    can use) are the sites any recorded play ever occupied."""
+    used = set().union(*(p.observed.covered for p in plays))
+    return fmean(len(p.observed.covered) / len(used) for p in plays) if used else None
+
+
+# --- state evaluation ------------------------------------------------------------------------------
+
+
+def top_players(play: PlayTrace) -> tuple[int, ...]:
+    """The highest-ranked roles at the end (every role in a draw)."""
+    best = max(play.goals)
+    return tuple(r for r, goal in enumerate(play.goals) if goal == best)
+
+
+def LeadChange(play: PlayTrace) -> float | None:
+    """Per move the set of leading roles (highest evaluation) is compared with the last one, starting
+    from none (so the first state counts as a change); the changes over the moves."""
+    if play.length == 0:
+        return None
+    changes, previous = 0, frozenset[int]()
+    for t in range(play.length):
+        values = [play.value(t, r) for r in range(play.roles)]
+        leaders = frozenset(r for r, v in enumerate(values) if v == max(values))
+        changes += leaders != previous
+        previous = leaders
+    return changes / play.length
+
+
+def Stability(play: PlayTrace) -> float | None:
+    """The sum over roles of the population variance of the role's evaluations over the play."""
+    if play.length == 0:
+        return None
+    return sum(pvariance([play.value(t, r) for t in range(play.length)]) for r in range(play.roles))
+
+
+def decisiveness_threshold(play: PlayTrace) -> float:
+    """The highest evaluation any role that did not finish top reached (-1 when every role did)."""
+    top = top_players(play)
+    return max((play.value(t, r) for t in range(play.length) for r in range(play.roles) if r not in top),
+               default=-1.0)
+
+
+def DecisivenessThreshold(play: PlayTrace) -> float | None:
+    """:func:`decisiveness_threshold` of the play."""
+    return decisiveness_threshold(play) if play.length else None
+
+
+def DecisivenessMoves(play: PlayTrace) -> float | None:
+    """The share of the moves played before a top role's evaluation first exceeds the decisiveness
+    threshold (1 when it never does)."""
+    if play.length == 0:
+        return None
+    threshold, top = decisiveness_threshold(play), top_players(play)
+    first = next((t for t in range(play.length) if any(play.value(t, w) > threshold for w in top)), play.length)
+    return first / play.length
+
+
+def _clarity(play: PlayTrace, index: int) -> float | None:
+    found = play.observed.clarity
+    return fmean(step[index] for step in found) if found else None
+
+
+def ClarityNarrowness(play: PlayTrace) -> float | None:
+    """Mean over moves of the share of legal moves whose evaluation is above mean + 0.75 (max - mean)."""
+    return _clarity(play, 0)
+
+
+def ClarityVariance(play: PlayTrace) -> float | None:
+    """Mean over moves of the population variance of the legal moves' evaluations."""
+    return _clarity(play, 1)
+

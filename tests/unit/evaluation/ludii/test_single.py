@@ -1,0 +1,101 @@
+"""Each single metric on plays worked out by hand from Ludii's definition (tests/.../plays.py)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import pytest
+
+from ggp.evaluation.ludii import single as s
+from ggp.evaluation.ludii.trace import Observations, PlayTrace
+
+from .plays import DRAW, FORCED, SWING, TIMEOUT
+
+OUTCOMES = [SWING, FORCED, DRAW, TIMEOUT]  # A wins, B wins, a natural draw, a timeout
+
+
+def mean(function: Callable[[PlayTrace], float | None], plays: list[PlayTrace]) -> float:
+    """The metric as the catalogue reports it: the mean of the plays that give a value."""
+    kept = [v for p in plays if (v := function(p)) is not None]
+    return sum(kept) / len(kept)
+
+
+def test_outcome_metrics_count_wins_draws_and_timeouts() -> None:
+    assert mean(s.Completion, OUTCOMES) == 0.5  # two of four plays have a winner
+    assert mean(s.Drawishness, OUTCOMES) == 0.25  # the terminal draw only
+    assert mean(s.Timeouts, OUTCOMES) == 0.25
+    assert mean(s.AdvantageP1, OUTCOMES) == 0.25  # the first mover (role 0) won once
+    assert s.Balance(OUTCOMES) == 1.0  # win rates 1/4 and 1/4
+    # Utilities of A: 1, -1, 0, 0 (mean 0, variance 2/4); B the same: 1 - 0.5.
+    assert s.OutcomeUniformity(OUTCOMES) == 0.5
+
+
+def test_balance_counts_wins_only() -> None:
+    assert s.Balance([SWING, SWING, SWING, DRAW]) == pytest.approx(0.25)  # rates 3/4 and 0
+
+
+def test_duration_metrics() -> None:
+    assert s.DurationMoves(SWING) == 3
+    assert s.DurationTurns(SWING) == 3  # A, B, A
+    assert s.DurationTurns(FORCED) == 2  # A, (forced: still A's turn), B
+    assert s.DurationActions(FORCED) == 3
+    simultaneous = PlayTrace((50, 50), observed=Observations(legal=((2, 2), (3, 2))))
+    assert s.DurationActions(simultaneous) == 4 and s.DurationTurns(simultaneous) == 1
+    assert s.DurationTurnsNotTimeouts(TIMEOUT) is None and s.DurationTurnsNotTimeouts(DRAW) == 2
+    # Turns 3, 2, 2 and 1 (the timeout is five moves of A in a row: one turn): mean 2, variance 2/4.
+    assert s.DurationTurns(TIMEOUT) == 1
+    assert s.DurationTurnsStdDev(OUTCOMES) == pytest.approx(math.sqrt(0.5))
+
+
+def test_repetition_counts_states_seen_again() -> None:
+    assert s.PositionalRepetition(SWING) == 0.25  # positions 0 1 2 1: 3 distinct of 4
+    assert s.SituationalRepetition(SWING) == 0.0
+    assert s.SituationalRepetition(TIMEOUT) == pytest.approx(1 - 2 / 6)
+    assert s.PositionalRepetition(DRAW) is None  # no board
+
+
+def test_complexity_metrics() -> None:
+    assert s.DecisionMoves(SWING) == 1.0
+    assert s.DecisionMoves(FORCED) == pytest.approx(2 / 3)
+    assert s.GameTreeComplexity(SWING) == pytest.approx(3 * math.log10(7 / 3))  # branching 3, 2, 2
+    assert s.StateSpaceComplexity([SWING]) == pytest.approx(4 * math.log10(3))  # 4 sites, 2 kinds + empty
+
+
+def test_board_coverage() -> None:
+    assert s.BoardCoverageDefault(SWING) == 0.75 and s.BoardCoverageFull(SWING) == 0.75
+    narrow = PlayTrace((100, 0), observed=Observations(sites=4, covered=(0,)))
+    # Used sites: 0, 1, 3 (the union); coverage 3/3 and 1/3.
+    assert s.BoardCoverageUsed([SWING, narrow]) == pytest.approx((1 + 1 / 3) / 2)
+    assert s.BoardCoverageDefault(DRAW) is None
+
+
+def test_state_evaluation_metrics_of_a_swinging_play() -> None:
+    # Leaders: s0 {A, B} (a change from none), s1 {A}, s2 {B}: 3 changes in 3 moves.
+    assert s.LeadChange(SWING) == 1.0
+    # v_A over s0..s2 = 0, 0.5, -0.5: variance 1/6; v_B the same.
+    assert s.Stability(SWING) == pytest.approx(1 / 3)
+    assert s.DecisivenessThreshold(SWING) == 0.5  # B's best
+    assert s.DecisivenessMoves(SWING) == 1.0  # v_A never exceeds 0.5 before the end
+
+
+def test_state_evaluation_metrics_of_a_comeback() -> None:
+    assert s.LeadChange(FORCED) == pytest.approx(2 / 3)  # {A, B}, {A}, {A}
+    assert s.DecisivenessThreshold(FORCED) == pytest.approx(0.8)  # A (the loser) reached 0.8
+    assert s.DecisivenessMoves(FORCED) == 1.0
+    early = PlayTrace((100, 0), observed=Observations(legal=((2, 1), (1, 2), (2, 1))),
+                      evaluations=((0.5, 0.5), (0.9, 0.1), (0.6, 0.4), (1.0, 0.0)))
+    # Threshold: B's best is 0 (s0); v_A first exceeds it in s1.
+    assert s.DecisivenessMoves(early) == pytest.approx(1 / 3)
+
+
+def test_a_draw_has_every_role_on_top_so_the_threshold_is_minus_one() -> None:
+    even = PlayTrace((50, 50), observed=Observations(legal=((2, 1),)), evaluations=((0.5, 0.5), (0.5, 0.5)))
+    assert s.DecisivenessThreshold(even) == -1.0
+    assert s.DecisivenessMoves(even) == 0.0
+
+
+def test_clarity_is_the_mean_over_moves() -> None:
+    assert s.ClarityNarrowness(SWING) == pytest.approx(0.75 / 3)
+    assert s.ClarityVariance(SWING) == pytest.approx(1.0 / 3)
+    assert s.ClarityNarrowness(DRAW) is None
