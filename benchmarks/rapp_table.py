@@ -13,10 +13,14 @@ Stages (each reads what the earlier ones left under ``--out``, default benchmark
 - ``recheck``: the final games of every finished run played again with fresh seeds
   (``evolved-k{K}-run{R}/recheck.jsonl``): the fitness evolution saved is the estimate it selected on,
   biased upwards.
-- ``export``: the final games of every finished run into benchmarks/data/evolved (committed); ``recheck``
-  and ``table`` fall back on them for runs whose working folder is absent.
+- ``export``: what the table needs, into benchmarks/data (committed; plays gzipped without their moves): the
+  final games of every finished run and their ``recheck`` plays (``evolved/k{K}-run{R}/``), the generated
+  games and, once all are played, their plays (``rapp_generated/``). ``recheck`` and ``table`` fall back on
+  them for whatever is absent under ``--out``.
 - ``table``: Max / Avg / share promising (fitness >= ``--promising``) with 95% intervals of the means,
-  per variant and model, as Markdown beside the paper's figures.
+  per variant and model, as Markdown beside the paper's figures, then the example games one by one and the
+  figures docs/rapp_results.md derives from the generated games (tests/unit/evaluation/test_rapp_table_docs.py
+  checks the docs against it).
 
 Usage: python benchmarks/rapp_table.py model --save
        python benchmarks/rapp_table.py generated --count 200 --workers 2
@@ -216,18 +220,26 @@ def example_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[s
     return {k: {g: report_game(g, r, SPECS, m).fitness for g, r in sorted(by_game.items())} for k, m in models.items()}
 
 
-def generated_data(out: Path) -> tuple[dict[str, Any], list[MatchResult]] | None:
-    """The generated games' list (``games``: key, params, sbg; ``unplayable``: key -> reason) and their plays:
-    from ``OUT/rapp_table`` when the stage ran there, else as committed; None when neither exists."""
-    folder = out / "rapp_table"
-    if (folder / "generated.jsonl").exists():
-        listed = json.loads((folder / "generated_games.json").read_text(encoding="utf-8"))
-        return listed, read_plays(folder / "generated.jsonl")
-    if (COMMITTED_GENERATED / "plays.jsonl.gz").exists():
+def generated_games(out: Path) -> dict[str, Any] | None:
+    """The generated games' list (``games``: key, params, sbg; ``unplayable``: key -> reason): from
+    ``OUT/rapp_table`` when the stage ran there, else as committed; None when neither exists."""
+    listing = out / "rapp_table" / "generated_games.json"
+    if listing.exists():
+        return dict(json.loads(listing.read_text(encoding="utf-8")))
+    if (COMMITTED_GENERATED / "games.json.gz").exists():
         with gzip.open(COMMITTED_GENERATED / "games.json.gz", "rt", encoding="utf-8") as handle:
-            listed = json.load(handle)
-        return listed, read_plays(COMMITTED_GENERATED / "plays.jsonl.gz")
+            return dict(json.load(handle))
     return None
+
+
+def generated_data(out: Path) -> tuple[dict[str, Any], list[MatchResult]] | None:
+    """The generated games' list and their plays (from ``OUT/rapp_table``, else as committed); None without plays."""
+    listed = generated_games(out)
+    folder = out / "rapp_table"
+    path = folder / "generated.jsonl" if (folder / "generated.jsonl").exists() else COMMITTED_GENERATED / "plays.jsonl.gz"
+    if listed is None or not path.exists():
+        return None
+    return listed, read_plays(path)
 
 
 def generated_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[str, rapp.RappResult]]:
@@ -365,36 +377,47 @@ def rechecked_fitness(models: dict[int, RappModel], out: Path, generations: int)
     return found
 
 
-def stage_table(args: argparse.Namespace) -> None:
+TABLE_HEADER = "| Variant | games (3/4 algs) | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |"
+
+
+def table_lines(out: Path, generations: int, promising: float) -> list[str]:
+    """The Markdown table of docs/rapp_results.md (ours beside the paper's), then the example games one by one
+    with the 3- and 4-algorithm models: from ``out`` where the stages ran there, else from the committed data
+    (a variant with no data shows dashes)."""
     models = load_models()
+    examples = example_fitness(models, out)
     rows = {
-        "Example": {k: [r.fitness for r in v.values()] for k, v in example_fitness(models, args.out).items()},
-        "Generated": {k: [r.fitness for r in v.values()] for k, v in generated_fitness(models, args.out).items()},
-        "Evolved": evolved_fitness(models, args.out, args.generations),
-        "Evolved, fresh plays": rechecked_fitness(models, args.out, args.generations),
+        "Example": {k: [r.fitness for r in v.values()] for k, v in examples.items()},
+        "Generated": {k: [r.fitness for r in v.values()] for k, v in generated_fitness(models, out).items()},
+        "Evolved": evolved_fitness(models, out, generations),
+        "Evolved, fresh plays": rechecked_fitness(models, out, generations),
     }
-    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0. "
-          f"Evolved: the final populations of the finished runs ({args.generations} generations).\n")
-    print("| Variant | games (3/4 algs) | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |")
-    print("|---|---|---|---|---|---|---|---|")
+    lines = [TABLE_HEADER, "|---|---|---|---|---|---|---|---|"]
     for variant, by_k in rows.items():
         count = "/".join(str(len(by_k.get(k, []))) for k in (3, 4))
-        ours = " | ".join(summary(by_k.get(k, []), args.promising) for k in (3, 4))
-        print(f"| {variant} (ours) | {count} | {ours} |")
+        ours = " | ".join(summary(by_k.get(k, []), promising) for k in (3, 4))
+        lines.append(f"| {variant} (ours) | {count} | {ours} |")
         if variant in PAPER:
             paper = " | ".join(f"{mx:.3f} | {avg:.3f} | {share:.0%}" for mx, avg, share in PAPER[variant])
-            print(f"| {variant} (paper) | | {paper} |")
-    print()
-    for k, results in example_fitness(models, args.out).items():
-        print(f"Example games, {k}-algorithm model:")
+            lines.append(f"| {variant} (paper) | | {paper} |")
+    for k, results in examples.items():
+        lines.append(f"\nExample games, {k}-algorithm model:")
         for game, result in results.items():
             interval = result.interval("fitness")
             shown = f" [{interval.low:.3f}, {interval.high:.3f}]" if interval else ""
-            print(f"- {game}: {result.fitness:.3f}{shown}, D {result.distance:.3f}, B {result.balance:.3f}, "
-                  f"Q {result.quickness:.3f}{' (model game)' if game in models[k].games else ''}")
-    derived = derived_lines(models, args.out, args.generations)
+            lines.append(f"- {game}: {result.fitness:.3f}{shown}, D {result.distance:.3f}, B {result.balance:.3f}, "
+                         f"Q {result.quickness:.3f}{' (model game)' if game in models[k].games else ''}")
+    return lines
+
+
+def stage_table(args: argparse.Namespace) -> None:
+    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0. "
+          f"Evolved: the final populations of the finished runs ({args.generations} generations).\n")
+    print("\n".join(table_lines(args.out, args.generations, args.promising)))
+    derived = derived_lines(load_models(), args.out, args.generations)
     if derived:
-        print("\nGenerated games, derived (D, B, Q over playable games; f with unplayable ones as 0):")
+        print("\nGenerated games, derived (D, B, Q over playable games; f with unplayable ones as 0; without the "
+              "generated plays only the pawn reach):")
         print("\n".join(derived))
 
 
@@ -428,16 +451,15 @@ def derived_lines(models: dict[int, RappModel], out: Path, generations: int) -> 
     generated games grouped by pawn reach and by parameter set, and pawn reach of generated against evolved games."""
     from ggp.translators.sbg.parser import parse_sbg
 
-    data = generated_data(out)
-    if data is None:
+    listed = generated_games(out)
+    if listed is None:
         return []
-    listed = data[0]
-    generated = generated_fitness(models, out)
-    examples = example_fitness(models, out)
     games = {entry["key"]: (entry["params"], parse_sbg(entry["sbg"], entry["key"])) for entry in listed["games"]}
     reaches = {key: pawn_reach(game) for key, (_, game) in games.items()}
+    generated = generated_fitness(models, out)
+    examples = example_fitness(models, out) if generated else {}
     lines = []
-    for k in (3, 4):
+    for k in (3, 4) if generated else ():
         lines.append(f"{k}-algorithm model: generated {measure_means(list(generated[k].values()))}; "
                      f"examples {measure_means(list(examples[k].values()))}")
         for low, high, name in REACH_GROUPS:
