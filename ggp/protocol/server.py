@@ -55,6 +55,7 @@ from urllib.parse import unquote_plus, urlsplit
 from aiohttp import web
 
 from ggp.errors import GgpError, ProtocolError, ReasonerError
+from ggp.logtally import Tally
 from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
 from ggp.protocol.messages import (
     ABORTED,
@@ -176,6 +177,13 @@ class _Match:
     pending: list[Update] = field(default_factory=list)
     """Updates of PLAY messages (joint moves, percepts) not sent to the seat yet, oldest first: a PLAY that
     arrives while the setup still runs gets no move, but its update is kept and applied in order."""
+    troubles: Tally = field(default_factory=Tally)
+    """Moves answered without the player's own choice, by reason: logged once, when the match ends."""
+
+    def trouble(self, why: str, answer: object) -> None:
+        """A move answered without the player's choice: one INFO line now, counted for the match's summary."""
+        self.troubles.add(why)
+        log.info("match %s: %s; answering %s", self.match_id, why, answer)
 
     def wedged(self, now: float) -> bool:
         """True when nothing arrived for ``startclock + 10 * playclock`` seconds."""
@@ -431,7 +439,7 @@ class PlayerHost:
             try:
                 return await self._play_locked(match, message, deadline)
             except TimeoutError:
-                log.warning("match %s: no move ready by the deadline; answering nil", match.match_id)
+                match.trouble("no move ready by the deadline", NIL)
                 return NIL
             except LimitHit:
                 return NIL  # logged where the limit was hit
@@ -455,7 +463,7 @@ class PlayerHost:
             if error is not None and match.failed is None:
                 match.failed = one_line(error)
         if match.failed is not None:
-            log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
+            match.trouble(f"cannot play ({match.failed})", NIL)
             return NIL
         bound = self.limits.play_s(match.play_clock) if self.limits else 0.0
         updates, match.pending = match.pending, []
@@ -477,9 +485,9 @@ class PlayerHost:
         if move is None:
             move = legal[0]
         if why is not None:
-            log.warning("match %s: %s; answering %s", match.match_id, why, move)
+            match.trouble(why, move)
         if move not in legal:
-            log.warning("match %s: the player chose illegal %s; answering %s", match.match_id, move, legal[0])
+            match.trouble(f"the player chose an illegal move ({move})", legal[0])
             move = legal[0]
         log.debug("match %s: plays %s", match.match_id, move)
         return format_move(move, match.spellings)
@@ -504,6 +512,8 @@ class PlayerHost:
         """
         if self._match is match:
             self._match = None
+        if match.troubles.counts:
+            log.warning("match %s: %s not the player's own choice (%s)", match.match_id, match.troubles.summary(), how)
         if match.seat is not None:
             match.seat.cancel.set()
         if match.setup is None or (self.limits is not None and match.failed is not None):
