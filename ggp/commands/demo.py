@@ -139,6 +139,7 @@ def _print_standings(manager: Manager, key: str, tournament_id: int, per_pairing
 async def _demo(args: argparse.Namespace) -> int:
     from ggp.commands._manager_glue import board_fluents, builtin_launcher, game_translators, machine_factory
     from ggp.commands._manager_server import load_games, open_store, start_server, wait_for_stop
+    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._piece_images import shape_cache, user_shape_cache
     from ggp.manager.service import Manager, ManagerSettings
 
@@ -150,7 +151,7 @@ async def _demo(args: argparse.Namespace) -> int:
         manager = Manager(open_store(db), machine_factory(args.engine), launcher,
                           ManagerSettings(public_url=f"http://127.0.0.1:{args.port}"), translators=game_translators(),
                           fluent_domain=board_fluents,
-                          piece_images=shape_cache(db) if args.db else user_shape_cache())
+                          piece_images=shape_cache(db) if args.db else user_shape_cache(), end_reasons=SbgEndReasons())
         players = [p.strip() for p in args.players.split(",") if p.strip()]
         for name in players:
             if name.startswith("random"):

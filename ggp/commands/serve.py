@@ -67,6 +67,7 @@ async def _serve(args: argparse.Namespace) -> int:
         stop_on_sigterm,
         wait_for_stop,
     )
+    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._piece_images import shape_cache
     from ggp.errors import InputError
     from ggp.files import read_text
@@ -88,7 +89,7 @@ async def _serve(args: argparse.Namespace) -> int:
     launcher = builtin_launcher(engine=args.engine, limits=PlayerLimits())
     manager = Manager(open_store(args.db), machine_factory(args.engine), launcher, settings,
                       translators=game_translators(), fluent_domain=board_fluents,
-                      piece_images=shape_cache(args.db))
+                      piece_images=shape_cache(args.db), end_reasons=SbgEndReasons())
     server = await start_server(manager, args.host, args.port, args.token)
     try:
         if not args.no_kif:
