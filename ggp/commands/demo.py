@@ -137,9 +137,9 @@ def _print_standings(manager: Manager, key: str, tournament_id: int, per_pairing
 
 
 async def _demo(args: argparse.Namespace) -> int:
+    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._manager_glue import board_fluents, builtin_launcher, game_translators, machine_factory
     from ggp.commands._manager_server import load_games, open_store, start_server, wait_for_stop
-    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._piece_images import shape_cache, user_shape_cache
     from ggp.manager.service import Manager, ManagerSettings
 

@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._manager_glue import (
         board_fluents,
         builtin_launcher,
@@ -67,7 +68,6 @@ async def _serve(args: argparse.Namespace) -> int:
         stop_on_sigterm,
         wait_for_stop,
     )
-    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._piece_images import shape_cache
     from ggp.errors import InputError
     from ggp.files import read_text
