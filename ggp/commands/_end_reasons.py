@@ -31,7 +31,7 @@ class SbgEndReasons:
         >>> SbgEndReasons().explain("sbg", game, "( (cell 0 2 black k) (cell 0 1 white p) (control black) (step 10) )")
         'the turn limit of 10 plies was reached'
         """
-        from ggp.translators.sbg.model import CaptureGoal, opponent, owner_of
+        from ggp.translators.sbg.model import CaptureGoal, Side, opponent, owner_of
         from ggp.translators.sbg.parser import parse_sbg
 
         if game_format != "sbg":
@@ -54,6 +54,6 @@ class SbgEndReasons:
             return f"the turn limit of {game.turn_limit} plies was reached"
         control = CONTROL.search(final_state)
         if control is not None:
-            side = control.group(1)
+            side: Side = "white" if control.group(1) == "white" else "black"
             return f"{side} had no legal move ({opponent(side)} wins)"
         return None

@@ -242,7 +242,8 @@ class Manager:
         none wired, or no explanation for its format); an explainer's error is logged, never raised."""
         if self._end_reasons is None or not record.is_completed or not record.states:
             return None
-        found = self.store.source(record.game_key, game_version(record))
+        version = game_version(record)
+        found = None if version is None else self.store.source(record.game_key, version)
         if found is None:
             return None
         try:

@@ -147,3 +147,30 @@ def test_the_user_cache_is_under_xdg_cache_home(tmp_path: Path, monkeypatch: pyt
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert user_shape_cache().directory == tmp_path / "ggp" / "shapes"
+
+
+async def test_a_completed_sbg_match_says_why_it_ended_and_a_kif_or_running_one_does_not(tmp_path: Path) -> None:
+    require_module("clingo")
+    from ggp.commands._end_reasons import SbgEndReasons
+    from ggp.commands._manager_glue import game_translators, machine_factory
+    from ggp.manager.records import MatchRecord
+
+    store = Store(":memory:")
+    manager = Manager(store, machine_factory("clingo"), settings=ManagerSettings(deadlines=FAST),
+                      translators=game_translators(), end_reasons=SbgEndReasons())
+    try:
+        await manager.add_game("tiny", TINY_SBG, game_format="sbg")
+        await manager.add_game("nim", NIM_KIF)
+        final = "( (cell 1 2 white p) (cell 0 1 black p) (control black) (step 3) )"
+
+        def record(game: str, completed: bool) -> MatchRecord:
+            return MatchRecord("m", 0, "", 1, 1, f"http://h/games/{game}/v1/", ("white", "black"), ("a", "b"),
+                               ("random", "random"), 0, game, states=("( )", final), is_completed=completed,
+                               goal_values=(100, 0) if completed else None)
+
+        assert await manager.end_reason(record("tiny", True)) == "white's P reached 1 2"
+        assert await manager.end_reason(record("tiny", False)) is None
+        assert await manager.end_reason(record("nim", True)) is None
+    finally:
+        await manager.close()
+        store.close()
