@@ -13,10 +13,14 @@ Stages (each reads what the earlier ones left under ``--out``, default benchmark
 - ``recheck``: the final games of every finished run played again with fresh seeds
   (``evolved-k{K}-run{R}/recheck.jsonl``): the fitness evolution saved is the estimate it selected on,
   biased upwards.
-- ``export``: the final games of every finished run into benchmarks/data/evolved (committed); ``recheck``
-  and ``table`` fall back on them for runs whose working folder is absent.
+- ``export``: what the table needs, into benchmarks/data (committed; plays gzipped without their moves): the
+  final games of every finished run and their ``recheck`` plays (``evolved/k{K}-run{R}/``), the generated
+  games and, once all are played, their plays (``rapp_generated/``). ``recheck`` and ``table`` fall back on
+  them for whatever is absent under ``--out``.
 - ``table``: Max / Avg / share promising (fitness >= ``--promising``) with 95% intervals of the means,
-  per variant and model, as Markdown beside the paper's figures.
+  per variant and model, as Markdown beside the paper's figures, then the example games one by one and the
+  figures docs/rapp_results.md derives from the generated games (tests/unit/evaluation/test_rapp_table_docs.py
+  checks the docs against it).
 
 Usage: python benchmarks/rapp_table.py model --save
        python benchmarks/rapp_table.py generated --count 200 --workers 2
@@ -31,9 +35,11 @@ import argparse
 import gzip
 import json
 import random
+import resource
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -70,17 +76,41 @@ COMMITTED = Path(__file__).resolve().parent / "data" / "rapp_model_results.jsonl
 """The model's plays as committed (moves left out), used when ``OUT/rapp_model/results.jsonl`` is absent."""
 
 
+COMMITTED_GENERATED = Path(__file__).resolve().parent / "data" / "rapp_generated"
+"""The generated games (``games.json.gz``: key, parameter set and SBG text of each, and the unplayable ones) and
+their plays (``plays.jsonl.gz``, moves left out) as committed by ``export``, used when ``OUT/rapp_table`` lacks them."""
+
+
+def read_plays(path: Path) -> list[MatchResult]:
+    """The plays of a results file: JSON lines as ``run_jobs`` writes them, or their committed gzip copy."""
+    if path.suffix != ".gz":
+        return list(read_results(path).values())
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return [MatchResult.from_json(json.loads(line)) for line in handle if line.strip()]
+
+
+def write_plays(results: Sequence[MatchResult], path: Path) -> None:
+    """Commit plays: without their moves (the figures never use them), gzip with no timestamp so an
+    unchanged export leaves git's copy unchanged."""
+    from dataclasses import replace
+
+    lines = "".join(json.dumps(replace(r, moves=()).to_json()) + "\n" for r in sorted(results, key=lambda r: r.job_id))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
+        handle.write(lines.encode("utf-8"))
+
+
+def by_game(results: Sequence[MatchResult]) -> dict[str, list[MatchResult]]:
+    """Plays grouped by game key, in the order given."""
+    grouped: dict[str, list[MatchResult]] = {}
+    for result in results:
+        grouped.setdefault(result.game, []).append(result)
+    return grouped
+
+
 def model_results(out: Path) -> dict[str, list[MatchResult]]:
     path = out / "rapp_model" / "results.jsonl"
-    if path.exists():
-        results = list(read_results(path).values())
-    else:
-        with gzip.open(COMMITTED, "rt") as handle:
-            results = [MatchResult.from_json(json.loads(line)) for line in handle if line.strip()]
-    by_game: dict[str, list[MatchResult]] = {}
-    for result in results:
-        by_game.setdefault(result.game, []).append(result)
-    return by_game
+    return by_game(read_plays(path if path.exists() else COMMITTED))
 
 
 def stage_model(args: argparse.Namespace) -> None:
@@ -124,12 +154,32 @@ def stage_generated(args: argparse.Namespace) -> None:
         else:
             sources.append((source, params.name))
     (folder / "generated_games.json").write_text(json.dumps(
-        {"games": [[s.key, p] for s, p in sources], "unplayable": unplayable}, indent=2) + "\n")
+        {"games": [{"key": s.key, "params": p, "sbg": s.sbg} for s, p in sources], "unplayable": unplayable},
+        indent=2) + "\n")
     jobs = [job for source, _ in sources for job in round_robin(source, specs, matches_per_seat=args.matches, seed=args.seed)]
-    started = time.perf_counter()
-    run_jobs(jobs, make_player, machines, results_path=folder / "generated.jsonl", workers=args.workers)
-    print(f"{len(sources)} generated games ({len(unplayable)} unplayable), {len(jobs)} plays in "
-          f"{time.perf_counter() - started:.0f} s with {args.workers} worker(s)")
+    results = folder / "generated.jsonl"
+    resumed = len({job.job_id for job in jobs} & read_results(results).keys())
+    started, cpu = time.perf_counter(), cpu_seconds()
+    run_jobs(jobs, make_player, machines, results_path=results, workers=args.workers)
+    print(f"{len(sources)} generated games ({len(unplayable)} unplayable), {len(jobs)} plays: "
+          f"{timing(len(jobs) - resumed, resumed, time.perf_counter() - started, cpu_seconds() - cpu, args.workers)}")
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its finished worker processes so far."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timing(new: int, resumed: int, wall: float, cpu: float, workers: int) -> str:
+    """What a call of a resumable stage cost, counting only the plays it played (not those resumed from disk).
+
+    >>> timing(400, 1600, 28.0, 27.2, 1)
+    '400 played in 28 s wall, 27 CPU s (0.068 CPU s per play) with 1 worker(s); 1600 resumed from disk'
+    """
+    per_play = f" ({cpu / new:.3f} CPU s per play)" if new else ""
+    return (f"{new} played in {wall:.0f} s wall, {cpu:.0f} CPU s{per_play} with {workers} worker(s); "
+            f"{resumed} resumed from disk")
 
 
 def stage_evolved(args: argparse.Namespace) -> None:
@@ -170,17 +220,37 @@ def example_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[s
     return {k: {g: report_game(g, r, SPECS, m).fitness for g, r in sorted(by_game.items())} for k, m in models.items()}
 
 
+def generated_games(out: Path) -> dict[str, Any] | None:
+    """The generated games' list (``games``: key, params, sbg; ``unplayable``: key -> reason): from
+    ``OUT/rapp_table`` when the stage ran there, else as committed; None when neither exists."""
+    listing = out / "rapp_table" / "generated_games.json"
+    if listing.exists():
+        return dict(json.loads(listing.read_text(encoding="utf-8")))
+    if (COMMITTED_GENERATED / "games.json.gz").exists():
+        with gzip.open(COMMITTED_GENERATED / "games.json.gz", "rt", encoding="utf-8") as handle:
+            return dict(json.load(handle))
+    return None
+
+
+def generated_data(out: Path) -> tuple[dict[str, Any], list[MatchResult]] | None:
+    """The generated games' list and their plays (from ``OUT/rapp_table``, else as committed); None without plays."""
+    listed = generated_games(out)
+    folder = out / "rapp_table"
+    path = folder / "generated.jsonl" if (folder / "generated.jsonl").exists() else COMMITTED_GENERATED / "plays.jsonl.gz"
+    if listed is None or not path.exists():
+        return None
+    return listed, read_plays(path)
+
+
 def generated_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[str, rapp.RappResult]]:
-    path = out / "rapp_table" / "generated.jsonl"
-    if not path.exists():
+    data = generated_data(out)
+    if data is None:
         return {}
-    by_game: dict[str, list[MatchResult]] = {}
-    for result in read_results(path).values():
-        by_game.setdefault(result.game, []).append(result)
-    listed = json.loads((out / "rapp_table" / "generated_games.json").read_text())
+    listed, plays = data
+    grouped = by_game(plays)
     found: dict[int, dict[str, rapp.RappResult]] = {}
     for k, model in models.items():
-        found[k] = {g: report_game(g, r, union(models), model).fitness for g, r in by_game.items()}
+        found[k] = {g: report_game(g, r, union(models), model).fitness for g, r in grouped.items()}
         for key, reason in listed["unplayable"].items():
             found[k][key] = rapp.unplayable(reason)
     return found
@@ -190,6 +260,8 @@ RECHECK_SEED = 7777
 """Seed of the fresh plays that re-measure the evolved games (the evolution's own seeds are others)."""
 
 
+RECHECK_GZ = "recheck.jsonl.gz"
+"""A committed run's fresh plays (``recheck``), moves left out."""
 COMMITTED_EVOLVED = Path(__file__).resolve().parent / "data" / "evolved"
 """The final games of finished evolution runs as committed by ``export`` (``k{K}-run{R}/``): the table and
 ``recheck`` use them for every run whose working folder under ``--out`` is absent."""
@@ -244,6 +316,27 @@ def stage_export(args: argparse.Namespace) -> None:
                 records.append({"file": name, "fitness_saved": round(ind.result.fitness, 12), "params": ind.params})
             (target / "population.json").write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
             print(f"{folder.name}: {len(records)} final games -> {target}")
+    for k in (3, 4):  # the fresh plays of every run, including runs only committed (committed-k{K}-run{R})
+        for folder in sorted((args.out / "rapp_table").glob(f"*-k{k}-run*")):
+            if (folder / "recheck.jsonl").exists():
+                name = folder.name.removeprefix("evolved-").removeprefix("committed-")
+                write_plays(read_plays(folder / "recheck.jsonl"), COMMITTED_EVOLVED / name / RECHECK_GZ)
+                print(f"{folder.name}: fresh plays -> {COMMITTED_EVOLVED / name / RECHECK_GZ}")
+    listing = args.out / "rapp_table" / "generated_games.json"
+    if listing.exists():
+        listed = json.loads(listing.read_text(encoding="utf-8"))
+        COMMITTED_GENERATED.mkdir(parents=True, exist_ok=True)
+        with (COMMITTED_GENERATED / "games.json.gz").open("wb") as raw, \
+                gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
+            handle.write((json.dumps(listed, indent=1) + "\n").encode("utf-8"))
+        print(f"{len(listed['games'])} generated games -> {COMMITTED_GENERATED / 'games.json.gz'}")
+        plays = read_plays(args.out / "rapp_table" / "generated.jsonl")
+        wanted = len(listed["games"]) * len(union(load_models())) * (len(union(load_models())) - 1) * args.matches
+        if len(plays) >= wanted:  # a partial set of plays would give a row that is neither old nor new
+            write_plays(plays, COMMITTED_GENERATED / "plays.jsonl.gz")
+            print(f"{len(plays)} plays -> {COMMITTED_GENERATED / 'plays.jsonl.gz'}")
+        else:
+            print(f"generated plays not exported: {len(plays)} of {wanted} played (run `generated` to finish)")
 
 
 def evolved_fitness(models: dict[int, RappModel], out: Path, generations: int) -> dict[int, list[float]]:
@@ -273,44 +366,114 @@ def rechecked_fitness(models: dict[int, RappModel], out: Path, generations: int)
         for folder, games, _ in finished_runs(out, k, generations):
             path = folder / "recheck.jsonl"
             if not path.exists():
+                path = COMMITTED_EVOLVED / folder.name.removeprefix("evolved-").removeprefix("committed-") / RECHECK_GZ
+            if not path.exists():
                 continue
-            by_game: dict[str, list[MatchResult]] = {}
-            for result in read_results(path).values():
-                by_game.setdefault(result.game, []).append(result)
+            grouped = by_game(read_plays(path))
             for game in games:
                 key = game_source(game).key
-                if key in by_game:
-                    found.setdefault(k, []).append(report_game(key, by_game[key], model.algorithms, model).fitness.fitness)
+                if key in grouped:
+                    found.setdefault(k, []).append(report_game(key, grouped[key], model.algorithms, model).fitness.fitness)
     return found
 
 
-def stage_table(args: argparse.Namespace) -> None:
+TABLE_HEADER = "| Variant | games (3/4 algs) | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |"
+
+
+def table_lines(out: Path, generations: int, promising: float) -> list[str]:
+    """The Markdown table of docs/rapp_results.md (ours beside the paper's), then the example games one by one
+    with the 3- and 4-algorithm models: from ``out`` where the stages ran there, else from the committed data
+    (a variant with no data shows dashes)."""
     models = load_models()
+    examples = example_fitness(models, out)
     rows = {
-        "Example": {k: [r.fitness for r in v.values()] for k, v in example_fitness(models, args.out).items()},
-        "Generated": {k: [r.fitness for r in v.values()] for k, v in generated_fitness(models, args.out).items()},
-        "Evolved": evolved_fitness(models, args.out, args.generations),
-        "Evolved, fresh plays": rechecked_fitness(models, args.out, args.generations),
+        "Example": {k: [r.fitness for r in v.values()] for k, v in examples.items()},
+        "Generated": {k: [r.fitness for r in v.values()] for k, v in generated_fitness(models, out).items()},
+        "Evolved": evolved_fitness(models, out, generations),
+        "Evolved, fresh plays": rechecked_fitness(models, out, generations),
     }
-    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0. "
-          f"Evolved: the final populations of the finished runs ({args.generations} generations).\n")
-    print("| Variant | games (3/4 algs) | 3 algs: Max | Avg | Promising | 4 algs: Max | Avg | Promising |")
-    print("|---|---|---|---|---|---|---|---|")
+    lines = [TABLE_HEADER, "|---|---|---|---|---|---|---|---|"]
     for variant, by_k in rows.items():
         count = "/".join(str(len(by_k.get(k, []))) for k in (3, 4))
-        ours = " | ".join(summary(by_k.get(k, []), args.promising) for k in (3, 4))
-        print(f"| {variant} (ours) | {count} | {ours} |")
+        ours = " | ".join(summary(by_k.get(k, []), promising) for k in (3, 4))
+        lines.append(f"| {variant} (ours) | {count} | {ours} |")
         if variant in PAPER:
             paper = " | ".join(f"{mx:.3f} | {avg:.3f} | {share:.0%}" for mx, avg, share in PAPER[variant])
-            print(f"| {variant} (paper) | | {paper} |")
-    print()
-    for k, results in example_fitness(models, args.out).items():
-        print(f"Example games, {k}-algorithm model:")
+            lines.append(f"| {variant} (paper) | | {paper} |")
+    for k, results in examples.items():
+        lines.append(f"\nExample games, {k}-algorithm model:")
         for game, result in results.items():
             interval = result.interval("fitness")
             shown = f" [{interval.low:.3f}, {interval.high:.3f}]" if interval else ""
-            print(f"- {game}: {result.fitness:.3f}{shown}, D {result.distance:.3f}, B {result.balance:.3f}, "
-                  f"Q {result.quickness:.3f}{' (model game)' if game in models[k].games else ''}")
+            lines.append(f"- {game}: {result.fitness:.3f}{shown}, D {result.distance:.3f}, B {result.balance:.3f}, "
+                         f"Q {result.quickness:.3f}{' (model game)' if game in models[k].games else ''}")
+    return lines
+
+
+def stage_table(args: argparse.Namespace) -> None:
+    print(f"Promising: fitness >= {args.promising}. Avg with its 95% bootstrap interval; unplayable games count as 0. "
+          f"Evolved: the final populations of the finished runs ({args.generations} generations).\n")
+    print("\n".join(table_lines(args.out, args.generations, args.promising)))
+    derived = derived_lines(load_models(), args.out, args.generations)
+    if derived:
+        print("\nGenerated games, derived (D, B, Q over playable games; f with unplayable ones as 0; without the "
+              "generated plays only the pawn reach):")
+        print("\n".join(derived))
+
+
+def pawn_reach(game: SbgGame) -> float:
+    """The reach of a game's white pawn (``P``): the mean number of squares it can move to from each square of
+    an empty board, conditions taken as met (0 without a pawn)."""
+    from ggp.translators.sbg.engine import SbgEngine
+    from ggp.translators.sbg.minimax import reach
+
+    return reach(SbgEngine(game), "P")
+
+
+REACH_GROUPS = ((0.0, 1.5, "below 1.5"), (1.5, 3.0, "1.5-3"), (3.0, float("inf"), "3 and more"))
+"""The pawn-reach groups of the generated games (docs/rapp_results.md)."""
+
+
+def _mean(values: Sequence[float]) -> float:
+    return float(np.mean(values)) if values else float("nan")
+
+
+def measure_means(results: Sequence[rapp.RappResult]) -> str:
+    """``D 0.240, B 0.260, Q 0.250, f 0.519 (n games)``: means over playable games; f counts unplayable ones as 0."""
+    playable = [r for r in results if r.playable]
+    parts = [f"{name} {_mean([getattr(r, attr) for r in playable]):.3f}"
+             for name, attr in (("D", "distance"), ("B", "balance"), ("Q", "quickness"))]
+    return f"{', '.join(parts)}, f {_mean([max(r.fitness, 0.0) for r in results]):.3f} ({len(results)} games)"
+
+
+def derived_lines(models: dict[int, RappModel], out: Path, generations: int) -> list[str]:
+    """The figures docs/rapp_results.md derives from the Generated row: mean D/B/Q against the examples', the
+    generated games grouped by pawn reach and by parameter set, and pawn reach of generated against evolved games."""
+    from ggp.translators.sbg.parser import parse_sbg
+
+    listed = generated_games(out)
+    if listed is None:
+        return []
+    games = {entry["key"]: (entry["params"], parse_sbg(entry["sbg"], entry["key"])) for entry in listed["games"]}
+    reaches = {key: pawn_reach(game) for key, (_, game) in games.items()}
+    generated = generated_fitness(models, out)
+    examples = example_fitness(models, out) if generated else {}
+    lines = []
+    for k in (3, 4) if generated else ():
+        lines.append(f"{k}-algorithm model: generated {measure_means(list(generated[k].values()))}; "
+                     f"examples {measure_means(list(examples[k].values()))}")
+        for low, high, name in REACH_GROUPS:
+            group = [generated[k][key] for key, value in reaches.items() if low <= value < high]
+            lines.append(f"- pawn reach {name}: {measure_means(group)}")
+        for params in dict.fromkeys(params for params, _ in games.values()):
+            group = [generated[k][key] for key, (p, _) in games.items() if p == params]
+            lines.append(f"- parameter set {params}: {measure_means(group)}")
+    evolved = [pawn_reach(game) for k in (3, 4) for _, final, _ in finished_runs(out, k, generations) for game in final]
+    generated_reach = list(reaches.values())
+    lines.append(f"Pawn reach: mean {_mean(evolved):.2f} in the {len(evolved)} final evolved games, "
+                 f"{_mean(generated_reach):.2f} in the {len(generated_reach)} playable generated ones; reach >= 3: "
+                 f"{np.mean([r >= 3 for r in evolved]):.0%} against {np.mean([r >= 3 for r in generated_reach]):.0%}")
+    return lines
 
 
 def main() -> None:

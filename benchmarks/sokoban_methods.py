@@ -118,7 +118,9 @@ def _report(rows: dict[str, _Row], minutes: float, seed: int) -> str:
         f"Measured with `python benchmarks/sokoban_methods.py --minutes {minutes:g} --seed {seed}` on "
         f"{time.strftime('%Y-%m-%d')} ({platform.machine()}, {os.cpu_count()} shared cores, Python "
         f"{platform.python_version()}); each method ran in its own process for its share of the budget. "
-        "Thesis figures from Fijałkowski 2021 (spec `../shared/spec/sokoban.md` §5).",
+        "Thesis figures from Fijałkowski 2021 (spec `../shared/spec/sokoban.md` §5). No level or per-method "
+        "record is kept: these tables are the report that command wrote, its only data, and a rerun with the "
+        "same seed gives other counts, since every method runs for a wall-clock budget.",
         "",
         "## Best difficulty (Table 3.6) and non-trivial levels per minute (Table 3.7)",
         "",

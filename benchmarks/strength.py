@@ -33,7 +33,8 @@ from ggp.reasoner.machine import StateMachine
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "docs" / "strength.md"
 KEEP_MARKER = "<!-- Other benchmarks' sections: benchmarks/strength.py keeps everything from here on. -->"
-DEFAULT_RESULTS = ROOT / "benchmarks" / "results" / "strength.jsonl"
+DEFAULT_RESULTS = ROOT / "benchmarks" / "data" / "strength.jsonl"
+"""The rows as measured, committed beside the table they make (benchmarks/results/ is not kept by git)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +160,8 @@ runtime, [players.md](players.md)); alpha-beta budgets are visited nodes per mov
 wall-clock on a shared 2-core machine (load average about 8 when measured, 2026-11-25; the MCTS rows
 were played again the same day at a load of about 4, after UCB1's exploration constant became 0.4 and
 MAST playouts the default: [players.md](players.md); MAST applies to the rows with one playout per leaf).
+Each run writes its rows to `benchmarks/data/strength.jsonl`, to be committed with the table; the table
+below predates that file and has no other record than itself, but its games are seeded and replay exactly.
 """
 
 

@@ -29,4 +29,6 @@ def test_the_wheel_holds_only_the_ggp_package(tmp_path: Path) -> None:
     assert "ggp/translators/sbg/minimax.c" in names
     assert {"ggp/evaluation/data/minimax3_model.json", "ggp/evaluation/data/mcts_model.json"} <= set(names)
     assert "ggp/translators/sokoban/data/ppo_turtle_5x5.pt" in names  # the shipped PPO policy
+    # The piece pictures of games/ made ahead of time, so an installed manager draws them at once.
+    assert sum(name.startswith("ggp/commands/piece_shapes/") and name.endswith(".svg") for name in names) >= 2 * 16
     assert not any(name.startswith(("players/", "translators/")) for name in names)

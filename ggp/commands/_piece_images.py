@@ -5,12 +5,17 @@ Only the CLI wires concrete classes (STYLE.md), so this is where the manager (wh
 :mod:`ggp.generation`) meets the shape generator. A game's files live in ``DIR/<sha256>/`` where the
 hash covers :data:`SHAPES_VERSION`, the variant, the seed and the game's SBG text, so a changed game or
 generator gets fresh pictures and an unchanged one is never generated twice, even across restarts.
+
+Making a game's pictures takes 20 s to minutes, so the pictures of the games shipped in ``games/`` are
+made ahead of time and committed in :data:`SHIPPED` (``python scripts/ship_piece_shapes.py``, which a
+test keeps honest): every cache looks there first, and a fresh ``ggp demo`` draws them at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import shutil
 import tempfile
 import threading
@@ -27,14 +32,17 @@ SHAPES_VERSION = "1"
 """Bump when the generator would draw the same game differently, so cached pictures are not reused."""
 CACHE_NAME = "ggp-shapes"
 """The cache's folder name next to the manager's database (``ggp serve --db``)."""
+SHIPPED = Path(__file__).resolve().parent / "piece_shapes"
+"""The pictures of the games in ``games/`` as committed (default variant and seed), read-only."""
 
 
 class ShapeCache:
     """:class:`ggp.manager.service.PieceImages` for games uploaded as SBG; thread-safe."""
 
     def __init__(self, directory: Path, variant: Variant = "two-stage", seed: int = 0,
-                 params: EvolutionParams | None = None) -> None:
+                 params: EvolutionParams | None = None, shipped: Path | None = SHIPPED) -> None:
         self.directory = directory
+        self.shipped = shipped
         self.variant: Variant = variant
         self.seed = seed
         self.params = params
@@ -54,7 +62,9 @@ class ShapeCache:
         if game_format != "sbg" or owner not in ("white", "black") or len(piece) != 1 or not piece.isalpha():
             return None
         folder = self.folder(source)
-        if not folder.is_dir():
+        if self.shipped is not None and (self.shipped / folder.name).is_dir():
+            folder = self.shipped / folder.name
+        elif not folder.is_dir():
             with self._guard:
                 lock = self._locks.setdefault(folder.name, threading.Lock())
             with lock:
@@ -88,3 +98,10 @@ class ShapeCache:
 def shape_cache(database: str) -> ShapeCache:
     """The cache of a manager whose SQLite database is ``database``: ``ggp-shapes/`` beside it."""
     return ShapeCache(Path(database).resolve().parent / CACHE_NAME)
+
+
+def user_shape_cache() -> ShapeCache:
+    """The cache every run of one user shares (``$XDG_CACHE_HOME/ggp/shapes``, else ``~/.cache/ggp/shapes``):
+    for a manager whose database is temporary (``ggp demo``), so uploaded games are drawn once per user."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return ShapeCache(Path(base) / "ggp" / "shapes")

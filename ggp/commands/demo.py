@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 DEMO_SBG = ("six_demo", "breakthrough_6x6", "gardner")
 """The SBG games of ``games/`` the demo plays besides kif/ (small boards: quick matches)."""
 SBG_DIRS = (Path("games"), Path(__file__).resolve().parents[2] / "games")
+SKIPPED_ROUND_PAUSE_S = 30.0
+"""How long the demo waits after a round in which no game could start, before trying again (without it the
+loop never yields and the page stops answering)."""
 PERSON = "you"
 """The person's seat the demo registers."""
 
@@ -101,6 +104,7 @@ async def _round_robins(manager: Manager, games: list[str], players: list[str], 
 
     done = 0
     while rounds is None or done < rounds:
+        started = 0
         for key in games:
             spec = TournamentSpec(name=f"demo {key} round {done + 1}", game=key, players=_seated(manager, key, players),
                                   per_pairing=args.matches_per_pairing, start_clock=args.startclock,
@@ -110,6 +114,7 @@ async def _round_robins(manager: Manager, games: list[str], players: list[str], 
             except InputError as exc:
                 log.warning("demo: %s skipped: %s", key, exc)
                 continue
+            started += 1
             await manager.wait_tournament(tournament_id)
             current = asyncio.current_task()
             if current is not None and current.cancelling():  # wait_tournament shields: stop here
@@ -118,6 +123,8 @@ async def _round_robins(manager: Manager, games: list[str], players: list[str], 
             if rounds is not None:
                 _print_standings(manager, key, tournament_id, args.matches_per_pairing)
         done += 1
+        if not started and rounds is None:  # every game refused (a suspended player): wait, never spin the loop
+            await asyncio.sleep(SKIPPED_ROUND_PAUSE_S)
 
 
 def _print_standings(manager: Manager, key: str, tournament_id: int, per_pairing: int) -> None:
@@ -135,9 +142,10 @@ def _print_standings(manager: Manager, key: str, tournament_id: int, per_pairing
 
 
 async def _demo(args: argparse.Namespace) -> int:
+    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._manager_glue import board_fluents, builtin_launcher, game_translators, machine_factory
     from ggp.commands._manager_server import load_games, open_store, start_server, wait_for_stop
-    from ggp.commands._piece_images import shape_cache
+    from ggp.commands._piece_images import shape_cache, user_shape_cache
     from ggp.manager.service import Manager, ManagerSettings
 
     if args.think <= 0:
@@ -147,7 +155,8 @@ async def _demo(args: argparse.Namespace) -> int:
         launcher = builtin_launcher(args.seed, options=f"seconds={args.think:g}", engine=args.engine)
         manager = Manager(open_store(db), machine_factory(args.engine), launcher,
                           ManagerSettings(public_url=f"http://127.0.0.1:{args.port}"), translators=game_translators(),
-                          fluent_domain=board_fluents, piece_images=shape_cache(db))
+                          fluent_domain=board_fluents,
+                          piece_images=shape_cache(db) if args.db else user_shape_cache(), end_reasons=SbgEndReasons())
         players = [p.strip() for p in args.players.split(",") if p.strip()]
         for name in players:
             if name.startswith("random"):

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
+    from ggp.commands._end_reasons import SbgEndReasons
     from ggp.commands._games import kif_games
     from ggp.commands._manager_glue import (
         board_fluents,
@@ -124,7 +125,7 @@ async def _serve(args: argparse.Namespace) -> int:
     launcher = builtin_launcher(engine=args.engine, limits=PlayerLimits())
     manager = Manager(open_store(args.db), machine_factory(args.engine), launcher, settings,
                       translators=game_translators(), fluent_domain=board_fluents,
-                      piece_images=shape_cache(args.db))
+                      piece_images=shape_cache(args.db), end_reasons=SbgEndReasons())
     server = await start_server(manager, args.host, args.port, args.token)
     try:
         if not args.no_kif:

@@ -388,7 +388,8 @@ async def human_state(request: web.Request) -> web.Response:
     record = _record_or_404(request)
     if not record.finished and seat is None:
         raise web.HTTPNotFound(reason=f"role {role!r} of match {match_id!r} is not a person's seat")
-    return web.json_response({**human_view(record, role, seat), "board": await manager.match_board(record)})
+    return web.json_response({**human_view(record, role, seat), "board": await manager.match_board(record),
+                              "endWhy": await manager.end_reason(record)})
 
 
 async def human_move(request: web.Request) -> web.Response:

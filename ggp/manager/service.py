@@ -75,6 +75,16 @@ class PieceImages(Protocol):
         such piece or this format has no pictures."""
         ...
 
+class EndReasons(Protocol):
+    """Why a finished match ended, in words a player reads (the CLI wires one for SBG games: the goal the
+    last state meets, or the turn limit). Blocking; the manager calls it from a worker thread."""
+
+    def explain(self, game_format: str, source: str, final_state: str) -> str | None:
+        """The reason for a game uploaded in ``game_format`` as ``source`` whose last state is ``final_state``
+        (KIF text), or ``None`` when this format has no explanation."""
+        ...
+
+
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 _URL = re.compile(r"https?://\S+")
@@ -140,8 +150,10 @@ class Manager:
     def __init__(self, store: Store, machine_factory: MachineFactory, launcher: PlayerLauncher | None = None,
                  settings: ManagerSettings | None = None, transport: Transport | None = None,
                  translators: Mapping[str, GameTranslator] | None = None,
-                 fluent_domain: FluentDomain | None = None, piece_images: PieceImages | None = None) -> None:
+                 fluent_domain: FluentDomain | None = None, piece_images: PieceImages | None = None,
+                 end_reasons: EndReasons | None = None) -> None:
         self.store = store
+        self._end_reasons = end_reasons
         self._fluent_domain = fluent_domain
         self._boards: dict[tuple[str, int], dict[str, Any] | None] = {}
         self._translators = dict(translators or {})
@@ -232,6 +244,21 @@ class Manager:
         game_format, source = found
         async with self._piece_locks.setdefault((row.key, row.version), asyncio.Lock()):
             return await asyncio.to_thread(self._piece_images.svg, game_format, source, piece, owner)
+
+    async def end_reason(self, record: MatchRecord) -> str | None:
+        """Why a completed match ended (:class:`EndReasons`), or ``None`` (running, aborted, no source kept,
+        none wired, or no explanation for its format); an explainer's error is logged, never raised."""
+        if self._end_reasons is None or not record.is_completed or not record.states:
+            return None
+        version = game_version(record)
+        found = None if version is None else self.store.source(record.game_key, version)
+        if found is None:
+            return None
+        try:
+            return await asyncio.to_thread(self._end_reasons.explain, found[0], found[1], record.states[-1])
+        except Exception:  # a wrong explanation must not break the page: it shows the goals without a reason
+            log.exception("match %s: no end reason", record.match_id)
+            return None
 
     def game_url(self, row: GameRow) -> str:
         return f"{self.settings.public_url}/games/{row.key}/v{row.version}/"

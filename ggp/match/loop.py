@@ -34,6 +34,7 @@ from typing import Protocol, TypeVar
 
 from ggp.errors import GgpError, InputError, ReasonerError
 from ggp.gdl.terms import Description, Term, find_move
+from ggp.logtally import Tally
 from ggp.match.referee import Percepts, Referee
 from ggp.match.rules import CHANCE_ROLE, STEP_CAP_DRAW_GOAL, EndReason, GameBroken, MatchRules
 from ggp.reasoner.machine import Move, State, StateMachine
@@ -205,6 +206,8 @@ class _Match:
         self.roles = tuple(str(role) for role in referee.roles)
         self.info = info
         self.rng = random.Random(seed)
+        self._troubles = Tally()
+        """Fallback moves by role, player and kind (TO, IL, ...): one WARNING when the match ends."""
         self.rules = rules
         self.listener = listener
         self.wedge_s = wedge_s
@@ -268,8 +271,9 @@ class _Match:
                             code = f"IL {str(answer.move)[:MAX_RECORDED_MOVE_CHARS]}"
                         else:
                             move = found
-                if code:
-                    log.warning("%s: %s, playing the fallback %s", self._where(index), code, move)
+                if code:  # one INFO line per move; the match's end logs the tally as one WARNING
+                    log.info("%s: %s, playing the fallback %s", self._where(index), code, move)
+                    self._troubles.add(f"{self.roles[index]} ({self.names[index]}) {code.split()[0]}")
             joint.append(move)
             errors.append(code)
         self.last_percepts = await self.referee.advance(tuple(joint))
@@ -283,6 +287,8 @@ class _Match:
         self.ending = ending
         log.info("match %s ended after %d steps: %s%s", self.info.match_id, ending.steps, ending.reason,
                  f" ({ending.detail})" if ending.detail else f", goals {ending.goals}")
+        if self._troubles.counts:
+            log.warning("match %s: fallback moves played for %s", self.info.match_id, self._troubles.summary())
         if self.listener is not None:
             self.listener.ended(ending)
 

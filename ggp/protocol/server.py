@@ -76,6 +76,7 @@ from aiohttp import web
 
 from ggp.errors import GgpError, ProtocolError, ReasonerError
 from ggp.gdl.terms import Description
+from ggp.logtally import Tally
 from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
 from ggp.protocol.httpguard import CONNECTIONS as CONNECTIONS
 from ggp.protocol.httpguard import IDLE_TIMEOUT_S as IDLE_TIMEOUT_S
@@ -232,6 +233,13 @@ class _Match:
     pending: list[Update] = field(default_factory=list)
     """Updates of PLAY messages (joint moves, percepts) not sent to the seat yet, oldest first: a PLAY that
     arrives while the setup still runs gets no move, but its update is kept and applied in order."""
+    troubles: Tally = field(default_factory=Tally)
+    """Moves answered without the player's own choice, by reason: logged once, when the match ends."""
+
+    def trouble(self, why: str, answer: object) -> None:
+        """A move answered without the player's choice: one INFO line now, counted for the match's summary."""
+        self.troubles.add(why)
+        log.info("match %s: %s; answering %s", self.match_id, why, answer)
 
     def wedged(self, now: float) -> bool:
         """True when nothing arrived for ``startclock + 10 * playclock`` seconds."""
@@ -577,7 +585,7 @@ class PlayerHost:
             try:
                 return await self._play_locked(match, message, deadline)
             except TimeoutError:
-                log.warning("match %s: no move ready by the deadline; answering nil", match.match_id)
+                match.trouble("no move ready by the deadline", NIL)
                 return NIL
             except LimitHit:
                 return NIL  # logged where the limit was hit
@@ -591,7 +599,7 @@ class PlayerHost:
             log.warning("match %s: a GDL-II PLAY for a player without GDL-II support; answering nil", match.match_id)
             return NIL
         if match.failed is not None:
-            log.warning("match %s: cannot play (%s); answering nil", match.match_id, match.failed)
+            match.trouble(f"cannot play ({match.failed})", NIL)
             return NIL
         update = _update(message)
         match.pending.append(update)
@@ -605,12 +613,11 @@ class PlayerHost:
                 except Exception as exc:  # a standby that failed or is too slow: nothing to answer
                     why = f"{why}; the standby engine has no move ({one_line(exc)})"
             if not legal:
-                log.warning("match %s: %s; no legal move known, answering nil", match.match_id,
-                            why or "the player was given up")
+                match.trouble(f"{why or 'the player was given up'}; no legal move known", NIL)
                 return NIL
             move = legal[0]
         if why is not None:
-            log.warning("match %s: %s; answering %s", match.match_id, why, move)
+            match.trouble(why, move)
         log.debug("match %s: plays %s", match.match_id, move)
         return format_move(move, match.spellings)
 
@@ -683,6 +690,8 @@ class PlayerHost:
         """
         if self._match is match:
             self._match = None
+        if match.troubles.counts:
+            log.warning("match %s: %s not the player's own choice (%s)", match.match_id, match.troubles.summary(), how)
         if match.seat is not None:
             match.seat.cancel.set()
         if match.setup is None or (self.limits is not None and match.failed is not None):

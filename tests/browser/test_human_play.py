@@ -105,6 +105,17 @@ def test_a_person_plays_a_whole_tic_tac_toe_game_against_random_by_clicking(
     verdict = "You won" if mine > theirs else "You lost" if mine < theirs else "Draw"
     expect(page.locator("#result")).to_contain_text(verdict)
     expect(page.locator("#play-history li")).to_have_count(len(record["moves"]))
+    # The banner's colour says how it went (green only for a win), and one click plays the same game again.
+    outcome = "won" if mine > theirs else "lost" if mine < theirs else "draw"
+    expect(page.locator("#result")).to_have_class(re.compile(rf"\bresult {outcome}\b"))
+    background = page.locator("#result").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert (background == "rgb(229, 245, 236)") == (outcome == "won"), background  # the green of .result
+    page.click("#play-again")
+    expect(page).to_have_url(re.compile(r"#/play/ticTacToe\.[0-9a-f]+/xplayer$"))
+    again, role = seat_url(page)
+    assert again != match_id and role == "xplayer"
+    expect(page.locator("#play-status")).to_have_text(re.compile("Your move|Waiting"))
+    api(manager_url, f"api/matches/{again}/abort", {})
 
 
 def test_one_sbg_move_by_clicking_from_square_then_to_square_then_confirm(

@@ -611,9 +611,12 @@ function playPage(ctx, id, role) {
         const mine = view.goals[view.roles.indexOf(role)];
         const best = Math.max(...view.goals.filter((_, i) => view.roles[i] !== "random"));
         const alone = view.goals.filter((g, i) => view.roles[i] !== "random" && g === best).length === 1;
-        const verdict = mine === best ? (alone ? "You won" : "Draw") : "You lost";
-        status.replaceChildren(h("div", { class: "result", id: "result" }, h("strong", {}, verdict + ". "),
-          view.roles.map((r, i) => h("span", { class: "goal" + (r === role ? " top" : "") }, `${r} ${view.goals[i]}`))));
+        const outcome = mine === best ? (alone ? "won" : "draw") : "lost";
+        const verdict = { won: "You won", draw: "Draw", lost: "You lost" }[outcome];
+        status.replaceChildren(h("div", { class: "result " + outcome, id: "result" }, h("strong", {}, verdict + ". "),
+          view.endWhy ? h("span", { class: "why", id: "end-why" }, view.endWhy[0].toUpperCase() + view.endWhy.slice(1) + ".") : "",
+          view.roles.map((r, i) => h("span", { class: "goal" + (r === role ? " top" : "") }, `${r} ${view.goals[i]}`)),
+          h("button", { type: "button", id: "play-again", onclick: playAgain }, "Play again")));
       } else {
         status.replaceChildren(h("div", { class: "result aborted", id: "result" }, h("strong", {}, "Aborted"),
           view.abortDetail ? " — " + view.abortDetail : "", view.endReason ? ` (${view.endReason})` : ""));
@@ -621,6 +624,16 @@ function playPage(ctx, id, role) {
     } else status.replaceChildren(h("strong", {}, view.yourTurn ? "Your move" : "Waiting for the other players…"));
     deadline = view.yourTurn && view.secondsLeft !== null ? performance.now() + 1000 * view.secondsLeft : 0;
     tick();
+  }
+
+  // The same game against the same players, the person in the same role, the same play clock.
+  async function playAgain() {
+    try {
+      const r = await api("/api/matches", { method: "POST", body: { game: view.game,
+        players: view.roles.filter((r) => r !== "random").map((r) => view.players[view.roles.indexOf(r)]),
+        startclock: 10, playclock: view.playClock } });
+      openSeats(r.matchId, r.humanSeats);
+    } catch (err) { problem.textContent = err.message; }
   }
 
   function tick() {

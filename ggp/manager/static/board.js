@@ -12,7 +12,8 @@
 //                             coordinate symbols. Options (all optional):
 //                               onCellClick(x, y)        called when a square is clicked (y is null on a 1-D board)
 //                               pieceImage(piece, owner) URL of a piece's picture, for boards whose cells hold
-//                                                        (owner type); the piece's letter shows when it fails to load
+//                                                        (owner type); the piece's letter shows at once and
+//                                                        the picture replaces it once loaded (never if it fails)
 //
 // geometry (JSON from GET /api/games/{key} "board", and the match stream's "x-board"):
 //   {xs: [column symbols, left to right], ys: [row symbols, top to bottom; [] for a 1-D board],
@@ -108,14 +109,60 @@ function pieceLetter(entry) {
 // ggp.org chess writes a piece as colour and letter in one word (wk, bp): drawn like an owned piece.
 const CHESS_WORD = /^([wb])([kqrbnp])$/;
 
+// Piece pictures by URL: "loaded", "failed", or the letters waiting for it while it loads. A picture can
+// take minutes to make on the server (an uploaded game's first request), so the board never waits for one:
+// it draws the letter at once and swaps the picture in when it has loaded.
+const PICTURES = new Map();
+// Pictures not yet asked for, per game, fetched one at a time so a slow game never holds more than one of
+// the browser's few connections to the manager (its API calls and event streams share them).
+const PICTURE_QUEUES = new Map();
+
+function pictureNode(entry, url) {
+  const img = element("img", "piece-img owner-" + entry.owner);
+  img.alt = entry.owner + " " + entry.piece;
+  img.src = url;
+  return img;
+}
+
+function settlePicture(url, ok) {
+  const waiting = PICTURES.get(url);
+  PICTURES.set(url, ok ? "loaded" : "failed");
+  if (ok && waiting instanceof Set) {
+    for (const { node, entry } of waiting) if (node.isConnected) node.replaceWith(pictureNode(entry, url));
+  }
+}
+
+function loadNextPicture(queueKey) {
+  const queue = PICTURE_QUEUES.get(queueKey);
+  if (!queue || queue.busy || !queue.urls.length) return;
+  const url = queue.urls.shift();
+  queue.busy = true;
+  const probe = new Image();
+  const done = (ok) => { settlePicture(url, ok); queue.busy = false; loadNextPicture(queueKey); };
+  probe.addEventListener("load", () => done(true), { once: true });
+  probe.addEventListener("error", () => done(false), { once: true });
+  probe.src = url;
+}
+
 function pieceNode(entry, options) {
   if (entry.owner !== null && entry.piece !== null) {
     if (!options.pieceImage) return pieceLetter(entry);
-    const img = element("img", "piece-img owner-" + entry.owner);
-    img.alt = entry.owner + " " + entry.piece;
-    img.addEventListener("error", () => img.replaceWith(pieceLetter(entry)), { once: true });
-    img.src = options.pieceImage(entry.piece, entry.owner);
-    return img;
+    const url = options.pieceImage(entry.piece, entry.owner);
+    const known = PICTURES.get(url);
+    if (known === "loaded") return pictureNode(entry, url);
+    const letter = pieceLetter(entry);
+    if (known === "failed") return letter;
+    letter.classList.add("picture-pending");
+    if (known instanceof Set) {
+      known.add({ node: letter, entry });
+    } else {
+      PICTURES.set(url, new Set([{ node: letter, entry }]));
+      const queueKey = url.slice(0, url.lastIndexOf("/"));
+      if (!PICTURE_QUEUES.has(queueKey)) PICTURE_QUEUES.set(queueKey, { busy: false, urls: [] });
+      PICTURE_QUEUES.get(queueKey).urls.push(url);
+      loadNextPicture(queueKey);
+    }
+    return letter;
   }
   const chess = CHESS_WORD.exec(entry.label);
   if (chess) return pieceLetter({ owner: chess[1] === "w" ? "white" : "black", piece: chess[2] });

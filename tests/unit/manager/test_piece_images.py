@@ -119,3 +119,58 @@ def test_serve_refuses_an_sbg_directory_that_does_not_exist(tmp_path: Path, caps
 
     assert main(["serve", "--sbg", str(tmp_path / "nosuch"), "--db", str(tmp_path / "m.db"), "--port", "0"]) == 1
     assert capsys.readouterr().err == f"ggp serve: --sbg {str(tmp_path / 'nosuch')!r} is not a directory\n"
+
+
+SHIPPED_GAMES = sorted((Path(__file__).resolve().parents[3] / "games").glob("*.sbg"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_GAMES, ids=lambda p: p.stem)
+def test_every_shipped_sbg_game_has_its_pictures_committed_and_a_cache_serves_them_without_making_any(
+    path: Path, tmp_path: Path
+) -> None:
+    from ggp.commands._piece_images import SHIPPED
+    from ggp.translators.sbg.parser import parse_sbg
+
+    source = path.read_text(encoding="utf-8")
+    cache = CountingCache(tmp_path / "ggp-shapes")
+    cache.params = None  # the shipped pictures are made with the default parameters
+    folder = SHIPPED / cache.folder(source).name
+    assert folder.is_dir(), f"run: python scripts/ship_piece_shapes.py {path.relative_to(path.parents[1])}"
+    for letter in sorted({rule.letter.lower() for rule in parse_sbg(source, str(path)).rules}):
+        for owner in ("white", "black"):
+            assert cache.svg("sbg", source, letter, owner) == (folder / f"{letter}-{owner}.svg").read_bytes()
+    assert cache.generated == 0 and not cache.directory.exists()
+
+
+def test_the_user_cache_is_under_xdg_cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ggp.commands._piece_images import user_shape_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert user_shape_cache().directory == tmp_path / "ggp" / "shapes"
+
+
+async def test_a_completed_sbg_match_says_why_it_ended_and_a_kif_or_running_one_does_not(tmp_path: Path) -> None:
+    require_module("clingo")
+    from ggp.commands._end_reasons import SbgEndReasons
+    from ggp.commands._manager_glue import game_translators, machine_factory
+    from ggp.manager.records import MatchRecord
+
+    store = Store(":memory:")
+    manager = Manager(store, machine_factory("clingo"), settings=ManagerSettings(deadlines=FAST),
+                      translators=game_translators(), end_reasons=SbgEndReasons())
+    try:
+        await manager.add_game("tiny", TINY_SBG, game_format="sbg")
+        await manager.add_game("nim", NIM_KIF)
+        final = "( (cell 1 2 white p) (cell 0 1 black p) (control black) (step 3) )"
+
+        def record(game: str, completed: bool) -> MatchRecord:
+            return MatchRecord("m", 0, "", 1, 1, f"http://h/games/{game}/v1/", ("white", "black"), ("a", "b"),
+                               ("random", "random"), 0, game, states=("( )", final), is_completed=completed,
+                               goal_values=(100, 0) if completed else None)
+
+        assert await manager.end_reason(record("tiny", True)) == "white's P reached 1 2"
+        assert await manager.end_reason(record("tiny", False)) is None
+        assert await manager.end_reason(record("nim", True)) is None
+    finally:
+        await manager.close()
+        store.close()

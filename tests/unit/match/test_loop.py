@@ -99,6 +99,21 @@ def test_a_raising_player_plays_a_legal_move_and_an_illegal_one_gets_the_fallbac
     assert transcript.fallbacks == 2 * len(transcript.steps)
 
 
+def test_a_match_of_fallback_moves_logs_one_warning_with_the_counts_not_one_per_move(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    transcript = Transcript()
+    with caplog.at_level("INFO", logger="ggp.match.loop"):
+        play_local(NimMachine((2, 2)), [Raising(), Illegal()], seed=2, listener=transcript)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name == "ggp.match.loop"]
+    steps = len(transcript.steps)
+    assert steps > 1 and len(warnings) == 1, warnings
+    roles = [str(role) for role in NimMachine((2, 2)).roles]
+    assert f"{2 * steps} moves: " in warnings[0]
+    assert f"{steps} x {roles[0]} (" in warnings[0] and f"{steps} x {roles[1]} (" in warnings[0]
+    assert sum("playing the fallback" in r.getMessage() for r in caplog.records if r.levelname == "INFO") == 2 * steps
+
+
 
 def test_a_role_without_a_legal_move_ends_the_match_with_error_naming_it() -> None:
     machine: StateMachine = StuckNim((3, 3))

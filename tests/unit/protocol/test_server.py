@@ -203,6 +203,21 @@ async def test_a_failing_player_still_answers_a_legal_move(make_client: Callable
     assert status == 200 and parse_reply_move(text) == machine.legal_moves(machine.initial_state(), machine.roles[0])[0]
 
 
+async def test_a_match_of_failed_searches_logs_one_warning_at_its_end_not_one_per_move(
+    make_client: Callable[..., Awaitable[Client]], caplog: pytest.LogCaptureFixture,
+) -> None:
+    client = await make_client(BrokenPlayer)
+    with caplog.at_level(logging.INFO, logger="ggp.protocol.server"):
+        await post(client, f"(START b2 first {RULES} 10 5)")
+        assert (await post(client, "(PLAY b2 NIL)"))[0] == 200
+        assert caplog.text.count("the player failed (bug in the player); answering") == 1
+        assert not [r for r in caplog.records if r.levelname == "WARNING"]
+        await post(client, "(STOP b2 ((take 2 2) noop))")
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "match b2: 1 move: 1 x the player failed (bug in the player) not the player's own choice"), warnings
+
+
 def invalid_rules(description: Description) -> StateMachine:
     raise GdlValidationError("the game has no rule or fact for 'goal'")
 
