@@ -5,7 +5,7 @@ HTTP matches (:mod:`ggp.match.loop`); the arena and self-play use it. A player w
 refuses the game (the match stops with its reason: nobody is scored on moves it never chose); a player
 whose ``choose`` raises still answers a legal move, as the player server answers one (docs/players.md,
 "A legal move at any clock"): its best move so far (an :class:`~ggp.player.AnytimePlayer`'s, when
-legal), else the first legal move; the warning is logged and the move counted in
+legal), else the first legal move; one warning line per match says how often, and the move is counted in
 :attr:`Transcript.fallbacks` (the step's error row stays empty, as over HTTP). In GDL-II,
 where the seat does not know its legal moves, it answers ``nil``: ``IL null`` and the match's fallback move.
 """
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from ggp.errors import GgpError
+from ggp.logtally import Tally
 from ggp.match.loop import Answer, Ending, MatchInfo, StepInfo, View, play, with_chance_seat
 from ggp.match.referee import Referee
 from ggp.match.rules import CHANCE_ROLE, MatchRules
@@ -44,6 +45,8 @@ class PlayerSeat:
         self._failed = False
         self.fallbacks = 0
         """Moves this seat answered for its player (its ``choose`` raised)."""
+        self.troubles = Tally()
+        """Why, for the one summary line the match logs (:func:`play_local`)."""
 
     async def start(self, info: MatchInfo, role: int) -> Answer:
         self._gdl2 = info.gdl2
@@ -73,7 +76,9 @@ class PlayerSeat:
             return Answer(move=self.player.choose(view.state, self.budget))
         except Exception as exc:  # the match goes on with a legal move, as over HTTP
             move = self._fallback(view)
-            log.warning("player %s failed to choose (%s); answering %s", self.name, exc, move, exc_info=True)
+            self.troubles.add(f"{type(exc).__name__}: {exc}")
+            log.info("player %s failed to choose (%s); answering %s", self.name, exc, move)
+            log.debug("player %s: the failure", self.name, exc_info=True)
             return Answer(move=move)
 
     def _fallback(self, view: View) -> Move | None:
@@ -156,6 +161,10 @@ def play_local(
     try:
         return _run_to_end(play(referee, seats, info, seed, rules, listener, parallel=False))
     finally:
+        for role, seat in zip(roles, seats):
+            if isinstance(seat, PlayerSeat) and seat.troubles.counts:
+                log.warning("match %s: role %s (%s) raised; its seat answered %s", match_id, role, seat.name,
+                            seat.troubles.summary())
         if listener is not None:
             listener.seat_fallbacks = tuple(seat.fallbacks if isinstance(seat, PlayerSeat) else 0 for seat in seats)
 

@@ -103,15 +103,20 @@ def test_a_match_of_fallback_moves_logs_one_warning_with_the_counts_not_one_per_
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     transcript = Transcript()
-    with caplog.at_level("INFO", logger="ggp.match.loop"):
+    with caplog.at_level("INFO", logger="ggp.match"):
         play_local(NimMachine((2, 2)), [Raising(), Illegal()], seed=2, listener=transcript)
-    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name == "ggp.match.loop"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     steps = len(transcript.steps)
-    assert steps > 1 and len(warnings) == 1, warnings
     roles = [str(role) for role in NimMachine((2, 2)).roles]
-    assert f"{2 * steps} moves: " in warnings[0]
-    assert f"{steps} x {roles[0]} (" in warnings[0] and f"{steps} x {roles[1]} (" in warnings[0]
-    assert sum("playing the fallback" in r.getMessage() for r in caplog.records if r.levelname == "INFO") == 2 * steps
+    # The loop's one line counts the illegal moves it replaced; the in-process seat's one line counts the
+    # legal moves it answered for the player that raised (as the player server answers one).
+    loop = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name == "ggp.match.loop"]
+    seat = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name == "ggp.match.local"]
+    assert steps > 1 and len(warnings) == 2 and len(loop) == 1 and len(seat) == 1, warnings
+    assert f"{steps} moves: {steps} x {roles[1]} (" in loop[0]
+    assert f"role {roles[0]} (" in seat[0] and f"{steps} moves: {steps} x RuntimeError: cannot think" in seat[0]
+    assert transcript.fallbacks_by_role() == (steps, steps)
+    assert sum("playing the fallback" in r.getMessage() for r in caplog.records if r.levelname == "INFO") == steps
 
 
 
