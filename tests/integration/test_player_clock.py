@@ -168,7 +168,7 @@ async def test_a_search_that_overruns_every_clock_still_gets_a_legal_move_every_
 ) -> None:
     client = await make_client(standby_machine, NeverReturnsPlayer)
     host = Host(client, "overrun", tictactoe())
-    with caplog.at_level(logging.WARNING, logger="ggp.protocol.server"):
+    with caplog.at_level(logging.INFO, logger="ggp.protocol.server"):
         assert await host.start(1, 1) == "ready"
         await host.play(9)
     assert len(host.ours) >= 5
