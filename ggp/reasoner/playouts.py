@@ -42,6 +42,9 @@ class TreeRootStatistics:
     moves: tuple[Move, ...]  # the role's legal moves, in legal_moves order
     visits: tuple[int, ...]
     totals: tuple[float, ...]
+    proven: tuple[float | None, ...] = ()
+    """Per move, the role's goal (0..1) under perfect play after it when the search proved it (MCTS-Solver),
+    else None; empty when the tree proves nothing."""
 
 
 class MctsTree(Protocol):
@@ -67,11 +70,12 @@ class MctsTreeFactory(Protocol):
     """A machine's ``mcts_tree`` method: a tree rooted at ``state``, or None when the machine cannot
     run the search after all (e.g. a circuit evaluated by numpy). ``chance[r]`` marks role ``r`` as
     chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them;
-    ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform)."""
+    ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform);
+    ``solver`` turns MCTS-Solver on (nodes where one role chooses are proven from their children's proofs)."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int, mast: float = 0.0,
+        max_nodes: int, mast: float = 0.0, solver: bool = False,
     ) -> MctsTree | None: ...
 
 

@@ -446,7 +446,11 @@ int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, 
    moves first, in random order), expands one child, scores it by random playouts and backs the goals up.
    Children are found through an open-addressing table keyed by (parent, per-role picks). The arena grows
    by doubling up to max_nodes nodes and max_bytes bytes; once full, an iteration scores its new leaf by
-   a playout without storing it. Not thread-safe; uses only its own buffers and the game's tables. */
+   a playout without storing it. Not thread-safe; uses only its own buffers and the game's tables.
+   MCTS-Solver (Winands, Bjornsson & Saito 2008; ggp_mcts_set_solver): a node where one role chooses (the
+   others have one move, no chance role has a choice) is proven once one of its children is proven to give
+   that role its highest goal, or all of them are proven (its value: the child best for that role); a proven
+   node is then scored by its proven goals, as a terminal one, and no playout runs below it. */
 
 typedef struct {
   int32_t edge;     /* first edge of the node: role-major, nmov[r] edges per role */
@@ -454,6 +458,7 @@ typedef struct {
   int32_t child;    /* first child, -1 for none */
   int32_t sibling;  /* next child of the same parent, -1 for none */
   int32_t terminal; /* terminal, or some role has no legal move */
+  int32_t solved;   /* proven (terminal nodes always): its goals hold the value of perfect play from it */
 } mnode_t;
 
 typedef struct { int32_t parent, child; } mslot_t;
@@ -475,6 +480,8 @@ typedef struct {
   uint64_t rng;
   int32_t full;
   mstore_t s;
+  int32_t solver;   /* MCTS-Solver on (ggp_mcts_set_solver) */
+  double *gmax;     /* per role: its highest goal (0..1) */
   uint8_t *chance, *flags, *sees, *start;
   uint64_t *v, *next;
   int32_t *legal, *moves, *cnt;
@@ -632,7 +639,8 @@ static int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t
   if (!terminal && grow_edges(T, S, nlegal) != 0) return -1;
   int32_t id = (int32_t)S->n++;
   mnode_t *N = &S->node[id];
-  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->edge = (int32_t)S->ne;
+  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->solved = terminal;
+  N->edge = (int32_t)S->ne;
   memcpy(S->state + (int64_t)id * T->nw, packed, sizeof(uint64_t) * T->nw);
   int32_t *nm = S->nmov + (int64_t)id * NR, *pk = S->picks + (int64_t)id * NR;
   double *goal = S->goal + (int64_t)id * NR;
@@ -788,6 +796,42 @@ static void leaf_playouts(mtree_t *T, const uint64_t *packed) {
   for (int r = 0; r < T->nr; r++) T->g[r] = T->sums[r] / (100.0 * (double)stats[0]);
 }
 
+/* The role that alone chooses at node id (every other role has one move, no chance role has a choice):
+   its index; NR when no role has a choice; -1 when several do, or a chance role does. */
+static int32_t sole_mover(const mtree_t *T, int32_t id) {
+  const int32_t *nm = T->s.nmov + (int64_t)id * T->nr;
+  int32_t mover = T->nr;
+  for (int r = 0; r < T->nr; r++) {
+    if (nm[r] <= 1) continue;
+    if (T->chance[r] || mover != T->nr) return -1;
+    mover = r;
+  }
+  return mover;
+}
+
+/* MCTS-Solver's step at node id (see the comment on the tree): 1 when it is newly proven. Only a node
+   whose sole chooser is known is proven, and only from its children's proofs, so a proof is exact
+   (max^n: the chooser takes its best child). */
+static int try_solve(mtree_t *T, int32_t id) {
+  mstore_t *S = &T->s;
+  mnode_t *N = &S->node[id];
+  if (N->solved) return 0;
+  int32_t mover = sole_mover(T, id);
+  if (mover < 0) return 0;
+  const int NR = T->nr;
+  const int32_t r = mover == NR ? 0 : mover, k = mover == NR ? 1 : S->nmov[(int64_t)id * NR + mover];
+  int32_t best = -1, proven = 0;
+  for (int32_t c = N->child; c >= 0; c = S->node[c].sibling) {
+    if (!S->node[c].solved) continue;
+    proven++;
+    if (best < 0 || S->goal[(int64_t)c * NR + r] > S->goal[(int64_t)best * NR + r]) best = c;
+  }
+  if (best < 0 || (proven < k && S->goal[(int64_t)best * NR + r] < T->gmax[r])) return 0;
+  memcpy(S->goal + (int64_t)id * NR, S->goal + (int64_t)best * NR, sizeof(double) * NR);
+  N->solved = 1;
+  return 1;
+}
+
 /* One selection-expansion-playout-backup pass; 0, or -1 when out of memory for the path. */
 static int iterate(mtree_t *T) {
   mstore_t *S = &T->s;
@@ -795,7 +839,7 @@ static int iterate(mtree_t *T) {
   int64_t depth = 0;
   int32_t id = 0;
   for (;;) {
-    if (S->node[id].terminal) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); break; }
+    if (S->node[id].solved) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); break; }
     if (depth == T->pcap) {
       int64_t pcap = 2 * T->pcap;
       int32_t *path = realloc(T->path, sizeof(int32_t) * pcap);
@@ -833,6 +877,7 @@ static int iterate(mtree_t *T) {
       if (T->mast_sum && nm[r] > 1 && !T->chance[r]) mast_add(T, S->emove[e + picks[r]], T->g[r]);
     }
   }
+  if (T->solver) for (int64_t d = depth - 1; d >= 0 && try_solve(T, T->path[d]); d--) {}
   return 0;
 }
 
@@ -842,7 +887,7 @@ void ggp_mcts_free(mtree_t *T) {
   pwork_free(&T->pw);
   free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
   free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
-  free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail);
+  free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail); free(T->gmax);
   free(T);
 }
 
@@ -861,6 +906,9 @@ int32_t ggp_mcts_set_mast(mtree_t *T, double epsilon) {
   T->mast_sum = sum; T->mast_cnt = cnt; T->trail = trail; T->tn = 0; T->mast_eps = epsilon;
   return 0;
 }
+
+/* Turns MCTS-Solver on (on != 0) or off for the iterations to come (proofs already made stay). */
+void ggp_mcts_set_solver(mtree_t *T, int32_t on) { T->solver = on != 0; }
 
 /* A search tree rooted at a packed state (nw words). c: UCB1's exploration constant on goals scaled
    0..1; ppl: random playouts per new leaf (run side by side in the lanes of one word); chance[r]: role
@@ -884,7 +932,12 @@ mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t p
   T->sums = calloc((size_t)G->nr, sizeof(double)); T->path = malloc(sizeof(int32_t) * T->pcap);
   T->ppicks = malloc(sizeof(int32_t) * T->pcap * G->nr);
   T->bits = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
-  if (!T->chance || !T->flags || !T->sees || !T->start || !T->v || !T->next || !T->legal || !T->moves
+  T->gmax = calloc((size_t)G->nr, sizeof(double));
+  if (T->gmax) for (int k = 0; k < G->ng; k++) {
+    double value = (double)G->goal_value[k] / 100.0;
+    if (value > T->gmax[G->goal_role[k]]) T->gmax[G->goal_role[k]] = value;
+  }
+  if (!T->gmax || !T->chance || !T->flags || !T->sees || !T->start || !T->v || !T->next || !T->legal || !T->moves
       || !T->cnt || !T->g || !T->sums || !T->path || !T->ppicks || !T->bits || pwork_init(G, &T->pw, (lanes + 63) / 64) != 0
       || reset_tree(T, root) != 0) {
     ggp_mcts_free(T);
@@ -895,11 +948,10 @@ mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t p
 }
 
 /* Up to `iterations` iterations, stopping once time.monotonic() reaches `deadline` (checked before each
-   one); returns how many ran (0 at a terminal root). */
+   one) or the root is proven; returns how many ran (0 at a terminal or proven root). */
 int64_t ggp_mcts_search(mtree_t *T, int64_t iterations, double deadline) {
   int64_t done = 0;
-  if (T->s.node[0].terminal) return 0;
-  while (done < iterations && T->s.node[0].count < INT32_MAX - 1) {
+  while (done < iterations && !T->s.node[0].solved && T->s.node[0].count < INT32_MAX - 1) {
     if (now_seconds() >= deadline) break;
     if (iterate(T) != 0) break;
     done++;
@@ -917,6 +969,7 @@ static int32_t copy_node(mtree_t *T, mstore_t *U, const mstore_t *S, int32_t old
   const mnode_t *O = &S->node[old];
   mnode_t *N = &U->node[id];
   N->edge = (int32_t)U->ne; N->count = O->count; N->child = -1; N->sibling = -1; N->terminal = O->terminal;
+  N->solved = O->solved;
   memcpy(U->state + (int64_t)id * T->nw, S->state + (int64_t)old * T->nw, sizeof(uint64_t) * T->nw);
   memcpy(U->goal + (int64_t)id * NR, S->goal + (int64_t)old * NR, sizeof(double) * NR);
   memcpy(U->nmov + (int64_t)id * NR, nm, sizeof(int32_t) * NR);
@@ -986,6 +1039,28 @@ int32_t ggp_mcts_root(const mtree_t *T, int32_t role, int32_t *nmov, int32_t *mo
     moves[i] = S->emove[e + i]; visits[i] = S->evis[e + i]; totals[i] = S->etot[e + i];
   }
   return S->node[0].terminal;
+}
+
+/* The proofs at the root for `role`: proven[i] = the role's goal (0..1) under perfect play after its i-th
+   root move, -1 when not proven (always at a root where several roles choose, and without the solver).
+   Returns 1 when the root
+   itself is proven, its value for the role then in *value. */
+int32_t ggp_mcts_proven(const mtree_t *T, int32_t role, double *proven, double *value) {
+  const mstore_t *S = &T->s;
+  const int NR = T->nr;
+  for (int32_t i = 0; i < S->nmov[role]; i++) proven[i] = -1.0;
+  *value = -1.0;
+  if (!T->solver) return 0;
+  int32_t mover = sole_mover(T, 0);
+  if (mover == role) {
+    for (int32_t c = S->node[0].child; c >= 0; c = S->node[c].sibling) {
+      if (S->node[c].solved) proven[S->picks[(int64_t)c * NR + role]] = S->goal[(int64_t)c * NR + role];
+    }
+  } else if (mover >= 0 && S->node[0].solved && S->nmov[role] == 1) {
+    proven[0] = S->goal[role];
+  }
+  *value = S->node[0].solved ? S->goal[role] : -1.0;
+  return S->node[0].solved;
 }
 
 /* out: nodes, edges, bytes reserved, whether the arena stopped growing, root visits. */
