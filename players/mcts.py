@@ -84,6 +84,10 @@ DEFAULT_SOLVER = True
 """MCTS-Solver on by default (see :class:`MctsPlayer`); measured in docs/players.md ("MCTS-Solver")."""
 
 
+DEFAULT_RAVE = 0.0
+"""RAVE's equivalence parameter k by default (see :class:`MctsPlayer`; 0: off); measured in docs/players.md."""
+
+
 class MctsPlayer(BasePlayer):
     """UCT with UCB1 (``exploration`` is the constant c on goals scaled to 0..1) and tree reuse.
 
@@ -98,6 +102,11 @@ class MctsPlayer(BasePlayer):
     are proven, is then scored by its proven goals (no playout below it), and a proven root ends the
     search; the move chosen is one that keeps the root's proven value, and a move proven worse than
     another (or proven to give the lowest goal while some move is unproven) is never chosen.
+
+    ``rave`` > 0 turns on RAVE there (Gelly & Silver 2007, as in CadiaPlayer): each tree edge also keeps
+    all-moves-as-first statistics (the goals of the iterations in which its role played that move at the
+    node or later, in the tree or the playout), and UCB1's mean of an edge of n visits becomes
+    beta * AMAF mean + (1 - beta) * mean with beta = sqrt(rave / (3n + rave)).
     """
 
     name = "mcts"
@@ -111,6 +120,7 @@ class MctsPlayer(BasePlayer):
         playouts_per_leaf: int = 1,
         mast: float = DEFAULT_MAST,
         solver: bool = DEFAULT_SOLVER,
+        rave: float = DEFAULT_RAVE,
     ) -> None:
         super().__init__(seed, budget)
         if not 0.0 <= mast <= 1.0:
@@ -119,6 +129,9 @@ class MctsPlayer(BasePlayer):
         self.playouts_per_leaf = max(1, playouts_per_leaf)
         self.mast = float(mast)
         self.solver = bool(solver)
+        if rave < 0.0:
+            raise ValueError(f"rave is RAVE's equivalence parameter k, 0 (off) or more; found {rave}")
+        self.rave = float(rave)
         self._stop: Callable[[], bool] | None = None
         """The running search's clock test, asked inside playouts (None under an iteration budget)."""
         self._root: _Node | None = None
@@ -172,6 +185,7 @@ class MctsPlayer(BasePlayer):
         self._native = hook(
             state, exploration=self.exploration, playouts_per_leaf=self.playouts_per_leaf, chance=self._chance,
             seed=self.rng.getrandbits(64), max_nodes=NATIVE_MAX_NODES, mast=self.mast, solver=self.solver,
+            rave=self.rave,
         )
         if self._native is not None:
             self._root = None  # a Python tree grown before the machine's upgrade is dropped

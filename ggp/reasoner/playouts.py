@@ -71,11 +71,12 @@ class MctsTreeFactory(Protocol):
     run the search after all (e.g. a circuit evaluated by numpy). ``chance[r]`` marks role ``r`` as
     chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them;
     ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform);
-    ``solver`` turns MCTS-Solver on (nodes where one role chooses are proven from their children's proofs)."""
+    ``solver`` turns MCTS-Solver on (nodes where one role chooses are proven from their children's proofs);
+    ``rave`` > 0 is RAVE's equivalence parameter k (all-moves-as-first means blended into UCB1; 0: off)."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int, mast: float = 0.0, solver: bool = False,
+        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0,
     ) -> MctsTree | None: ...
 
 

@@ -450,7 +450,11 @@ int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, 
    MCTS-Solver (Winands, Bjornsson & Saito 2008; ggp_mcts_set_solver): a node where one role chooses (the
    others have one move, no chance role has a choice) is proven once one of its children is proven to give
    that role its highest goal, or all of them are proven (its value: the child best for that role); a proven
-   node is then scored by its proven goals, as a terminal one, and no playout runs below it. */
+   node is then scored by its proven goals, as a terminal one, and no playout runs below it.
+   RAVE (Gelly & Silver 2007, as CadiaPlayer uses it; ggp_mcts_set_rave): each edge also keeps all-moves-as-
+   first statistics (the goals of the iterations in which its role played its move at the node or later,
+   in the tree or in a single playout), and UCB1 takes beta * AMAF mean + (1 - beta) * mean, with
+   beta = sqrt(k / (3 n + k)) for an edge of n visits. */
 
 typedef struct {
   int32_t edge;     /* first edge of the node: role-major, nmov[r] edges per role */
@@ -468,6 +472,8 @@ typedef struct {
   mnode_t *node; uint64_t *state; double *goal; int32_t *nmov; int32_t *picks;
   int64_t ne, ecap;
   int32_t *emove, *evis; double *etot;
+  int32_t *eavis; double *eatot; /* RAVE's all-moves-as-first visits and goal totals per edge */
+  double *eprov;  /* MCTS-Solver: the chooser's proven value after the edge's move, -1 while unproven */
   int64_t hcap; /* a power of two; an empty slot has parent -1 */
   mslot_t *hash;
 } mstore_t;
@@ -495,6 +501,10 @@ typedef struct {
   int64_t *mast_cnt;
   int32_t *trail;   /* (move, role) pairs of the MAST roles' choices in the running playout */
   int64_t tn;
+  double rave_k;     /* RAVE's equivalence parameter k (ggp_mcts_set_rave); 0: off */
+  uint64_t *played;  /* RAVE: bit set of the moves played in the running iteration below the backed-up node */
+  int32_t *unplay;   /* the moves set in `played`, to clear it after the iteration */
+  int64_t un;
 } mtree_t;
 
 static double now_seconds(void) {
@@ -509,12 +519,12 @@ static inline int32_t rand_below(mtree_t *T, int32_t k) {
 
 static int64_t store_bytes(const mtree_t *T, int64_t cap, int64_t ecap, int64_t hcap) {
   int64_t per_node = (int64_t)sizeof(mnode_t) + 8 * T->nw + (int64_t)T->nr * (8 + 4 + 4);
-  return cap * per_node + ecap * (4 + 4 + 8) + hcap * (int64_t)sizeof(mslot_t);
+  return cap * per_node + ecap * (4 + 4 + 8 + 4 + 8 + 8) + hcap * (int64_t)sizeof(mslot_t);
 }
 
 static void store_free(mstore_t *S) {
   free(S->node); free(S->state); free(S->goal); free(S->nmov); free(S->picks);
-  free(S->emove); free(S->evis); free(S->etot); free(S->hash);
+  free(S->emove); free(S->evis); free(S->etot); free(S->eavis); free(S->eatot); free(S->eprov); free(S->hash);
   memset(S, 0, sizeof(*S));
 }
 
@@ -545,7 +555,8 @@ static int grow_edges(const mtree_t *T, mstore_t *S, int64_t need) {
   int64_t used = store_bytes(T, S->cap, S->ecap, S->hcap), per = store_bytes(T, 0, 1, 0);
   if (used + (cap - S->ecap) * per > T->max_bytes) cap = S->ecap + (T->max_bytes - used) / per;
   if (cap < S->ne + need) return -1;
-  GROW(S->emove, cap); GROW(S->evis, cap); GROW(S->etot, cap);
+  GROW(S->emove, cap); GROW(S->evis, cap); GROW(S->etot, cap); GROW(S->eavis, cap); GROW(S->eatot, cap);
+  GROW(S->eprov, cap);
   S->ecap = cap;
   return 0;
 }
@@ -651,6 +662,9 @@ static int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t
     memcpy(S->emove + S->ne, T->legal, sizeof(int32_t) * nlegal);
     memset(S->evis + S->ne, 0, sizeof(int32_t) * nlegal);
     memset(S->etot + S->ne, 0, sizeof(double) * nlegal);
+    memset(S->eavis + S->ne, 0, sizeof(int32_t) * nlegal);
+    memset(S->eatot + S->ne, 0, sizeof(double) * nlegal);
+    for (int32_t i = 0; i < nlegal; i++) S->eprov[S->ne + i] = -1.0;
     S->ne += nlegal;
   }
   if (parent >= 0) link_child(T, S, parent, id);
@@ -664,6 +678,19 @@ static int reset_tree(mtree_t *T, const uint64_t *packed) {
   return add_node(T, &T->s, packed, -1, NULL) == 0 ? 0 : -1;
 }
 
+/* The role that alone chooses at node id (every other role has one move, no chance role has a choice):
+   its index; NR when no role has a choice; -1 when several do, or a chance role does. */
+static int32_t sole_mover(const mtree_t *T, int32_t id) {
+  const int32_t *nm = T->s.nmov + (int64_t)id * T->nr;
+  int32_t mover = T->nr;
+  for (int r = 0; r < T->nr; r++) {
+    if (nm[r] <= 1) continue;
+    if (T->chance[r] || mover != T->nr) return -1;
+    mover = r;
+  }
+  return mover;
+}
+
 /* One move index (into the node's edges of the role) per role, as MctsPlayer._select picks them. */
 static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
   const mstore_t *S = &T->s;
@@ -671,11 +698,18 @@ static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
   const int32_t *nm = S->nmov + (int64_t)id * T->nr;
   int64_t e = N->edge;
   double log_n = -1.0;
+  const int32_t sole = T->solver ? sole_mover(T, id) : -1;
   for (int r = 0; r < T->nr; e += nm[r], r++) {
     int32_t k = nm[r];
     if (k == 1) { picks[r] = 0; continue; }
     if (T->chance[r]) { picks[r] = rand_below(T, k); continue; }
     const int32_t *vis = S->evis + e;
+    /* MCTS-Solver: the sole chooser of an unproven node never picks a move proven worse than another, or
+       proven to give it goal 0 (some move is unproven, else the node would be proven) */
+    const double *prov = S->eprov + e;
+    double keep_at = -1.0; /* the lowest proven value still worth a pick */
+    if (sole == r) for (int32_t i = 0; i < k; i++) if (prov[i] > keep_at) keep_at = prov[i];
+    if (keep_at == 0.0) keep_at = 1e-9;
     int32_t unvisited = 0;
     for (int32_t i = 0; i < k; i++) unvisited += vis[i] == 0;
     if (unvisited) {
@@ -684,11 +718,19 @@ static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
       continue;
     }
     if (log_n < 0.0) log_n = log((double)N->count);
-    const double *tot = S->etot + e;
+    const double *tot = S->etot + e, *atot = S->eatot + e;
+    const int32_t *avis = S->eavis + e;
+    const double K = T->rave_k;
     int32_t best = 0;
     double best_value = -INFINITY;
     for (int32_t i = 0; i < k; i++) {
-      double value = tot[i] / vis[i] + T->c * sqrt(log_n / vis[i]);
+      if (prov[i] >= 0.0 && prov[i] < keep_at) continue;
+      double mean = tot[i] / vis[i];
+      if (K > 0.0 && avis[i] > 0) {
+        double beta = sqrt(K / (3.0 * vis[i] + K));
+        mean = (1.0 - beta) * mean + beta * atot[i] / avis[i];
+      }
+      double value = mean + T->c * sqrt(log_n / vis[i]);
       if (value > best_value) { best = i; best_value = value; } /* ties keep the first move */
     }
     picks[r] = best;
@@ -744,6 +786,37 @@ static inline void mast_add(mtree_t *T, int32_t move, double value) {
   T->mast_cnt[move]++;
 }
 
+/* RAVE: marks a move as played in the running iteration. */
+static inline void rave_mark(mtree_t *T, int32_t move) {
+  uint64_t bit = (uint64_t)1 << (move & 63);
+  if (T->played[move >> 6] & bit) return;
+  T->played[move >> 6] |= bit;
+  T->unplay[T->un++] = move;
+}
+
+/* RAVE's backup along the iteration's path (deepest node first): node d's edges whose move was played at
+   d or below (in the tree or the playout) take the iteration's goals; `played` is cleared at the end. */
+static void rave_backup(mtree_t *T, int64_t depth) {
+  mstore_t *S = &T->s;
+  const int NR = T->nr;
+  for (int64_t d = depth - 1; d >= 0; d--) {
+    int32_t node = T->path[d];
+    const int32_t *nm = S->nmov + (int64_t)node * NR, *picks = T->ppicks + d * NR;
+    int64_t e = S->node[node].edge;
+    for (int r = 0; r < NR; e += nm[r], r++) if (nm[r] > 1 && !T->chance[r]) rave_mark(T, S->emove[e + picks[r]]);
+    e = S->node[node].edge;
+    for (int r = 0; r < NR; e += nm[r], r++) {
+      if (nm[r] <= 1 || T->chance[r]) continue;
+      for (int32_t i = 0; i < nm[r]; i++) {
+        int32_t m = S->emove[e + i];
+        if (T->played[m >> 6] >> (m & 63) & 1) { S->eavis[e + i]++; S->eatot[e + i] += T->g[r]; }
+      }
+    }
+  }
+  for (int64_t i = 0; i < T->un; i++) T->played[T->unplay[i] >> 6] = 0;
+  T->un = 0;
+}
+
 /* One random playout from a packed state in lane 0 only, as run_playouts plays one (its goals into
    T->g, scaled 0..1): with a single playout per leaf this skips run_playouts' per-lane bookkeeping and
    copies, which cost more than the circuit itself. */
@@ -768,6 +841,7 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
       if (mast && (double)(splitmix64(&T->rng) >> 11) * 0x1.0p-53 >= T->mast_eps) chosen[r] = mast_best(T, bits, low, high);
       else chosen[r] = random_member(T, bits, low, high, n);
       if (mast) { T->trail[T->tn++] = chosen[r]; T->trail[T->tn++] = r; }
+      if (T->played && n > 1 && !T->chance[r]) rave_mark(T, chosen[r]);
     }
     if (fin) break;
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
@@ -796,17 +870,14 @@ static void leaf_playouts(mtree_t *T, const uint64_t *packed) {
   for (int r = 0; r < T->nr; r++) T->g[r] = T->sums[r] / (100.0 * (double)stats[0]);
 }
 
-/* The role that alone chooses at node id (every other role has one move, no chance role has a choice):
-   its index; NR when no role has a choice; -1 when several do, or a chance role does. */
-static int32_t sole_mover(const mtree_t *T, int32_t id) {
-  const int32_t *nm = T->s.nmov + (int64_t)id * T->nr;
-  int32_t mover = T->nr;
-  for (int r = 0; r < T->nr; r++) {
-    if (nm[r] <= 1) continue;
-    if (T->chance[r] || mover != T->nr) return -1;
-    mover = r;
-  }
-  return mover;
+/* MCTS-Solver: records on node id's edge of its sole chooser (picks) the proven value of its child `below`. */
+static void mark_proven(mtree_t *T, int32_t id, const int32_t *picks, int32_t below) {
+  mstore_t *S = &T->s;
+  int32_t mover = sole_mover(T, id);
+  if (mover < 0 || mover == T->nr) return;
+  int64_t e = S->node[id].edge;
+  for (int r = 0; r < mover; r++) e += S->nmov[(int64_t)id * T->nr + r];
+  S->eprov[e + picks[mover]] = S->goal[(int64_t)below * T->nr + mover];
 }
 
 /* MCTS-Solver's step at node id (see the comment on the tree): 1 when it is newly proven. Only a node
@@ -837,9 +908,9 @@ static int iterate(mtree_t *T) {
   mstore_t *S = &T->s;
   const int NR = T->nr;
   int64_t depth = 0;
-  int32_t id = 0;
+  int32_t id = 0, end = -1; /* end: the stored node the iteration ended at (proven, or the new leaf) */
   for (;;) {
-    if (S->node[id].solved) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); break; }
+    if (S->node[id].solved) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); end = id; break; }
     if (depth == T->pcap) {
       int64_t pcap = 2 * T->pcap;
       int32_t *path = realloc(T->path, sizeof(int32_t) * pcap);
@@ -864,6 +935,7 @@ static int iterate(mtree_t *T) {
     if (child >= 0 && S->node[child].terminal) memcpy(T->g, S->goal + (int64_t)child * NR, sizeof(double) * NR);
     else leaf_playouts(T, T->next);
     if (child >= 0) S->node[child].count++;
+    end = child;
     break;
   }
   for (int64_t d = 0; d < depth; d++) {
@@ -877,7 +949,13 @@ static int iterate(mtree_t *T) {
       if (T->mast_sum && nm[r] > 1 && !T->chance[r]) mast_add(T, S->emove[e + picks[r]], T->g[r]);
     }
   }
-  if (T->solver) for (int64_t d = depth - 1; d >= 0 && try_solve(T, T->path[d]); d--) {}
+  if (T->played) rave_backup(T, depth);
+  if (T->solver) {
+    for (int64_t d = depth - 1; d >= 0 && end >= 0 && S->node[end].solved; d--) {
+      mark_proven(T, T->path[d], T->ppicks + d * NR, end);
+      end = try_solve(T, T->path[d]) ? T->path[d] : -1;
+    }
+  }
   return 0;
 }
 
@@ -888,6 +966,7 @@ void ggp_mcts_free(mtree_t *T) {
   free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
   free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
   free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail); free(T->gmax);
+  free(T->played); free(T->unplay);
   free(T);
 }
 
@@ -904,6 +983,23 @@ int32_t ggp_mcts_set_mast(mtree_t *T, double epsilon) {
   int32_t *trail = malloc(sizeof(int32_t) * (size_t)tcap);
   if (!sum || !cnt || !trail) { free(sum); free(cnt); free(trail); return -1; }
   T->mast_sum = sum; T->mast_cnt = cnt; T->trail = trail; T->tn = 0; T->mast_eps = epsilon;
+  return 0;
+}
+
+/* Turns RAVE on with equivalence parameter k > 0 (off at 0; see the comment on the tree). 0, or -1 when out
+   of memory (RAVE stays off). */
+int32_t ggp_mcts_set_rave(mtree_t *T, double k) {
+  const game_t *G = T->G;
+  T->rave_k = k > 0.0 ? k : 0.0;
+  if (T->rave_k == 0.0 || T->played) return 0;
+  T->played = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
+  T->unplay = malloc(sizeof(int32_t) * ((size_t)G->nm + 1));
+  T->un = 0;
+  if (!T->played || !T->unplay) {
+    free(T->played); free(T->unplay);
+    T->played = NULL; T->unplay = NULL; T->rave_k = 0.0;
+    return -1;
+  }
   return 0;
 }
 
@@ -977,6 +1073,9 @@ static int32_t copy_node(mtree_t *T, mstore_t *U, const mstore_t *S, int32_t old
   memcpy(U->emove + U->ne, S->emove + O->edge, sizeof(int32_t) * edges);
   memcpy(U->evis + U->ne, S->evis + O->edge, sizeof(int32_t) * edges);
   memcpy(U->etot + U->ne, S->etot + O->edge, sizeof(double) * edges);
+  memcpy(U->eavis + U->ne, S->eavis + O->edge, sizeof(int32_t) * edges);
+  memcpy(U->eatot + U->ne, S->eatot + O->edge, sizeof(double) * edges);
+  memcpy(U->eprov + U->ne, S->eprov + O->edge, sizeof(double) * edges);
   U->ne += edges;
   if (parent >= 0) link_child(T, U, parent, id);
   return id;

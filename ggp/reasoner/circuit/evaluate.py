@@ -321,6 +321,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_reroot.restype = ctypes.c_int32
     lib.ggp_mcts_root.argtypes = [_P, ctypes.c_int32, _P, _P, _P, _P]
     lib.ggp_mcts_root.restype = ctypes.c_int32
+    lib.ggp_mcts_set_rave.argtypes = [_P, ctypes.c_double]
+    lib.ggp_mcts_set_rave.restype = ctypes.c_int32
     lib.ggp_mcts_set_solver.argtypes = [_P, ctypes.c_int32]
     lib.ggp_mcts_set_solver.restype = None
     lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P]
@@ -476,6 +478,13 @@ class NativeTree:
         :class:`ReasonerError` when out of memory."""
         if self._lib.ggp_mcts_set_mast(self._tree, epsilon) != 0:
             raise ReasonerError("out of memory for the MAST statistics")
+
+    def set_rave(self, k: float) -> None:
+        """Use RAVE from now on with equivalence parameter ``k`` (``ggp_mcts_set_rave``: UCB1's mean of an
+        edge of n visits is beta * its all-moves-as-first mean + (1 - beta) * its mean, beta = sqrt(k / (3n + k));
+        0 turns it off). Raises :class:`ReasonerError` when out of memory."""
+        if self._lib.ggp_mcts_set_rave(self._tree, k) != 0:
+            raise ReasonerError("out of memory for the RAVE statistics")
 
     def set_solver(self, on: bool) -> None:
         """Prove nodes from now on (``ggp_mcts_set_solver``, MCTS-Solver: a node where one role chooses is

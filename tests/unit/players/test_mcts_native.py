@@ -191,3 +191,17 @@ def test_the_solver_ends_a_proven_search_early_and_never_plays_a_refuted_move() 
         stats = player._native.root_statistics(1)
         refuted = {m for m, v in zip(stats.moves, stats.proven) if v == 0.0}
         assert move not in refuted
+
+
+def test_the_rave_option_reaches_the_native_search_and_is_checked() -> None:
+    machine = machine_of("ticTacToe")
+    o_blocks = play(machine, "(mark 1 1)|noop", "noop|(mark 3 3)", "(mark 1 2)|noop")
+    visits = {}
+    for rave in (0.0, 500.0):
+        player = MctsPlayer(seed=2, budget=Budget(iterations=300), rave=rave, solver=False)
+        player.start(machine, machine.roles[1], Budget())
+        assert player.choose(o_blocks, Budget()) == parse_term("(mark 1 3)")
+        visits[rave] = [count for _, count, _ in player.move_statistics()]
+    assert visits[0.0] != visits[500.0]  # the same seed searches differently once AMAF means count
+    with pytest.raises(ValueError, match="rave is RAVE's equivalence parameter"):
+        MctsPlayer(rave=-1.0)
