@@ -222,7 +222,7 @@ def main() -> None:
         for needed in (PEER, SANCHO):
             if not needed.is_file():
                 raise SystemExit(f"{needed} is missing (../shared/peer; GGP_SHARED names another place)")
-        args.commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+        args.commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
                                      text=True).stdout.strip()
         run(args)
         files = [args.out]
