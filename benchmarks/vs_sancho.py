@@ -28,7 +28,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -219,6 +221,8 @@ def main() -> None:
     table.add_argument("files", nargs="*", type=Path, help="default: every benchmarks/data/vs_sancho_*.jsonl")
     args = parser.parse_args()
     if args.command == "run":
+        # killed (SIGTERM) mid-run: unwind, so the player processes and Sancho's folders go too
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         for needed in (PEER, SANCHO):
             if not needed.is_file():
                 raise SystemExit(f"{needed} is missing (../shared/peer; GGP_SHARED names another place)")
