@@ -100,8 +100,9 @@ class MctsPlayer(BasePlayer):
     ``solver`` turns on MCTS-Solver (Winands, Björnsson & Saito 2008) in that same native search: a node
     where one role chooses is proven once a child gives that role its highest goal or all its children
     are proven, is then scored by its proven goals (no playout below it), and a proven root ends the
-    search; the move chosen is one that keeps the root's proven value, and a move proven worse than
-    another (or proven to give the lowest goal while some move is unproven) is never chosen.
+    search; the move chosen is then the proof's (the quickest win, or where the root is not won, the
+    slowest way to its value: a fallible opponent must still find it), and elsewhere a move proven worse
+    than another (or proven to give the lowest goal while some move is unproven) is never chosen.
 
     ``rave`` > 0 turns on RAVE there (Gelly & Silver 2007, as in CadiaPlayer): each tree edge also keeps
     all-moves-as-first statistics (the goals of the iterations in which its role played that move at the
@@ -211,7 +212,10 @@ class MctsPlayer(BasePlayer):
         return self._pick_native(stats, final=True)
 
     def _pick_native(self, stats: TreeRootStatistics, final: bool = False) -> Move:
-        """:meth:`_pick_from` over the root moves that :func:`_unrefuted` keeps."""
+        """The proof's move at a proven root, else :meth:`_pick_from` over the root moves that
+        :func:`_unrefuted` keeps."""
+        if stats.proof is not None:
+            return stats.proof
         keep = _unrefuted(stats.proven) if stats.proven else range(len(stats.moves))
         return self._pick_from([stats.moves[i] for i in keep], [stats.visits[i] for i in keep],
                                [stats.totals[i] for i in keep], stats.branching, final)

@@ -45,6 +45,10 @@ class TreeRootStatistics:
     proven: tuple[float | None, ...] = ()
     """Per move, the role's goal (0..1) under perfect play after it when the search proved it (MCTS-Solver),
     else None; empty when the tree proves nothing."""
+    proof: Move | None = None
+    """At a proven root where the role chooses, the move its proof takes: the quickest of its best-valued
+    moves when that value is the role's highest goal, else the slowest (a fallible opponent must still
+    find the win); None elsewhere."""
 
 
 class MctsTree(Protocol):

@@ -463,6 +463,7 @@ typedef struct {
   int32_t sibling;  /* next child of the same parent, -1 for none */
   int32_t terminal; /* terminal, or some role has no legal move */
   int32_t solved;   /* proven (terminal nodes always): its goals hold the value of perfect play from it */
+  int32_t pdepth;   /* proven: joint moves to the end along the proof (see try_solve) */
 } mnode_t;
 
 typedef struct { int32_t parent, child; } mslot_t;
@@ -650,7 +651,7 @@ static int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t
   if (!terminal && grow_edges(T, S, nlegal) != 0) return -1;
   int32_t id = (int32_t)S->n++;
   mnode_t *N = &S->node[id];
-  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->solved = terminal;
+  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->solved = terminal; N->pdepth = 0;
   N->edge = (int32_t)S->ne;
   memcpy(S->state + (int64_t)id * T->nw, packed, sizeof(uint64_t) * T->nw);
   int32_t *nm = S->nmov + (int64_t)id * NR, *pk = S->picks + (int64_t)id * NR;
@@ -880,9 +881,26 @@ static void mark_proven(mtree_t *T, int32_t id, const int32_t *picks, int32_t be
   S->eprov[e + picks[mover]] = S->goal[(int64_t)below * T->nr + mover];
 }
 
+/* The child a proof takes at node id for its chooser r among the proven ones: the best value for r; among
+   equals, the quickest end when that value is r's highest goal (a win is taken at once), else the slowest
+   (a lost or drawn side makes a fallible opponent prove it). -1 when no child is proven. */
+static int32_t proof_child(const mtree_t *T, int32_t id, int32_t r, int32_t *proven) {
+  const mstore_t *S = &T->s;
+  int32_t best = -1;
+  *proven = 0;
+  for (int32_t c = S->node[id].child; c >= 0; c = S->node[c].sibling) {
+    if (!S->node[c].solved) continue;
+    ++*proven;
+    double v = S->goal[(int64_t)c * T->nr + r], b = best < 0 ? -1.0 : S->goal[(int64_t)best * T->nr + r];
+    int32_t quicker = best >= 0 && S->node[c].pdepth < S->node[best].pdepth;
+    if (v > b || (v == b && (v >= T->gmax[r] ? quicker : (S->node[c].pdepth > S->node[best].pdepth)))) best = c;
+  }
+  return best;
+}
+
 /* MCTS-Solver's step at node id (see the comment on the tree): 1 when it is newly proven. Only a node
    whose sole chooser is known is proven, and only from its children's proofs, so a proof is exact
-   (max^n: the chooser takes its best child). */
+   (max^n: the chooser takes its best child, see proof_child). */
 static int try_solve(mtree_t *T, int32_t id) {
   mstore_t *S = &T->s;
   mnode_t *N = &S->node[id];
@@ -891,15 +909,12 @@ static int try_solve(mtree_t *T, int32_t id) {
   if (mover < 0) return 0;
   const int NR = T->nr;
   const int32_t r = mover == NR ? 0 : mover, k = mover == NR ? 1 : S->nmov[(int64_t)id * NR + mover];
-  int32_t best = -1, proven = 0;
-  for (int32_t c = N->child; c >= 0; c = S->node[c].sibling) {
-    if (!S->node[c].solved) continue;
-    proven++;
-    if (best < 0 || S->goal[(int64_t)c * NR + r] > S->goal[(int64_t)best * NR + r]) best = c;
-  }
+  int32_t proven;
+  int32_t best = proof_child(T, id, r, &proven);
   if (best < 0 || (proven < k && S->goal[(int64_t)best * NR + r] < T->gmax[r])) return 0;
   memcpy(S->goal + (int64_t)id * NR, S->goal + (int64_t)best * NR, sizeof(double) * NR);
   N->solved = 1;
+  N->pdepth = S->node[best].pdepth + 1;
   return 1;
 }
 
@@ -1065,7 +1080,7 @@ static int32_t copy_node(mtree_t *T, mstore_t *U, const mstore_t *S, int32_t old
   const mnode_t *O = &S->node[old];
   mnode_t *N = &U->node[id];
   N->edge = (int32_t)U->ne; N->count = O->count; N->child = -1; N->sibling = -1; N->terminal = O->terminal;
-  N->solved = O->solved;
+  N->solved = O->solved; N->pdepth = O->pdepth;
   memcpy(U->state + (int64_t)id * T->nw, S->state + (int64_t)old * T->nw, sizeof(uint64_t) * T->nw);
   memcpy(U->goal + (int64_t)id * NR, S->goal + (int64_t)old * NR, sizeof(double) * NR);
   memcpy(U->nmov + (int64_t)id * NR, nm, sizeof(int32_t) * NR);
@@ -1141,16 +1156,22 @@ int32_t ggp_mcts_root(const mtree_t *T, int32_t role, int32_t *nmov, int32_t *mo
 }
 
 /* The proofs at the root for `role`: proven[i] = the role's goal (0..1) under perfect play after its i-th
-   root move, -1 when not proven (always at a root where several roles choose, and without the solver).
-   Returns 1 when the root
-   itself is proven, its value for the role then in *value. */
-int32_t ggp_mcts_proven(const mtree_t *T, int32_t role, double *proven, double *value) {
+   root move, -1 when not proven (always at a root where several roles choose, and without the solver);
+   *choice = the index of the root move the proof takes when the root is proven and the role chooses there
+   (see proof_child), else -1. Returns 1 when the root itself is proven, its value for the role then in
+   *value. */
+int32_t ggp_mcts_proven(const mtree_t *T, int32_t role, double *proven, double *value, int32_t *choice) {
   const mstore_t *S = &T->s;
   const int NR = T->nr;
   for (int32_t i = 0; i < S->nmov[role]; i++) proven[i] = -1.0;
   *value = -1.0;
+  *choice = -1;
   if (!T->solver) return 0;
   int32_t mover = sole_mover(T, 0);
+  if (mover == role && S->node[0].solved) {
+    int32_t count;
+    *choice = S->picks[(int64_t)proof_child(T, 0, role, &count) * NR + role];
+  }
   if (mover == role) {
     for (int32_t c = S->node[0].child; c >= 0; c = S->node[c].sibling) {
       if (S->node[c].solved) proven[S->picks[(int64_t)c * NR + role]] = S->goal[(int64_t)c * NR + role];

@@ -325,7 +325,7 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_set_rave.restype = ctypes.c_int32
     lib.ggp_mcts_set_solver.argtypes = [_P, ctypes.c_int32]
     lib.ggp_mcts_set_solver.restype = None
-    lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P]
+    lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P, _P]
     lib.ggp_mcts_proven.restype = ctypes.c_int32
     lib.ggp_mcts_info.argtypes = [_P, _P]
     lib.ggp_mcts_info.restype = None
@@ -435,6 +435,7 @@ class TreeRoot:
     visits: tuple[int, ...]
     totals: tuple[float, ...]  # summed goals, each in 0..1
     proven: tuple[float | None, ...]  # per move: the role's goal (0..1) under perfect play after it, None if unproven
+    proof: int | None  # the index of the move a proven root's proof takes for the role (see ggp_mcts_proven)
 
 
 class NativeTree:
@@ -506,10 +507,11 @@ class NativeTree:
         terminal = self._lib.ggp_mcts_root(self._tree, role, branching, moves, visits, totals)
         n = branching[role]
         proven = (ctypes.c_double * self._width)()
-        value = (ctypes.c_double * 1)()  # the root's own proof: only its per-move proofs are kept
-        self._lib.ggp_mcts_proven(self._tree, role, proven, value)
+        value = (ctypes.c_double * 1)()  # the root's own value: its per-move proofs say it
+        choice = (ctypes.c_int32 * 1)()
+        self._lib.ggp_mcts_proven(self._tree, role, proven, value, choice)
         return TreeRoot(bool(terminal), tuple(branching), tuple(moves[:n]), tuple(visits[:n]), tuple(totals[:n]),
-                        tuple(None if v < 0 else v for v in proven[:n]))
+                        tuple(None if v < 0 else v for v in proven[:n]), None if choice[0] < 0 else choice[0])
 
     def info(self) -> dict[str, int]:
         """Nodes, edges, bytes reserved, ``full`` (1 once the arena stopped growing) and root visits."""

@@ -533,8 +533,9 @@ class CircuitMctsTree:
     def root_statistics(self, role: int) -> TreeRootStatistics:
         root = self._tree.root(role)
         flat = self._machine._flat_moves
-        return TreeRootStatistics(root.terminal, root.branching, tuple(flat[m] for m in root.moves), root.visits,
-                                  root.totals, root.proven)
+        moves = tuple(flat[m] for m in root.moves)
+        return TreeRootStatistics(root.terminal, root.branching, moves, root.visits, root.totals, root.proven,
+                                  None if root.proof is None else moves[root.proof])
 
     def info(self) -> dict[str, int]:
         """Nodes, edges, bytes reserved, ``full`` (1 once the tree stopped growing) and root visits."""

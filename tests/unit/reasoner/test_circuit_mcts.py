@@ -271,6 +271,9 @@ def test_the_solver_proves_the_root_and_every_proof_is_the_exact_value(opening: 
             assert value == exact_value(machine, machine.next_state(state, joint), mover)
     best = max(v for v in stats.proven if v is not None)
     assert best == exact_value(machine, state, mover)
+    assert stats.proof is not None and stats.proven[stats.moves.index(stats.proof)] == best  # the proof's move
+    if opening[-1] == "noop|(mark 2 2)":
+        assert stats.proof == parse_term("(mark 1 3)")  # of several wins, the quickest
     other = tree.root_statistics(1 - mover)
     assert other.proven == (1.0 - best,)  # the role with one move (noop) reads the root's proof
 
