@@ -111,6 +111,12 @@ def share(ours: float, theirs: float) -> float:
     return 0.5 if ours + theirs == 0 else ours / (ours + theirs)
 
 
+def describe() -> str:
+    """``git describe --always --dirty`` of the checkout: the code a player process started now runs."""
+    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
 def read_rows(paths: list[Path]) -> list[dict[str, object]]:
     return [json.loads(line) for path in paths if path.exists() for line in path.read_text().splitlines() if line.strip()]
 
@@ -131,6 +137,7 @@ def run(args: argparse.Namespace) -> None:
             continue
         kif = CORPUS / f"{GAMES[game]}.kif"
         n_roles = roles_of(kif)
+        commit = describe()  # the code the player process started below runs
         with ExitStack() as stack:
             ours = stack.enter_context(serving(partial(our_player, args.player, cpus="1"), LOGS / "ours.log", "our player"))
             sanchos = [stack.enter_context(serving(partial(sancho, Path(stack.enter_context(tempfile.TemporaryDirectory()))),
@@ -139,7 +146,7 @@ def run(args: argparse.Namespace) -> None:
             for index in indices:
                 row = play_one(kif, n_roles, index, ours, sanchos, args.clock)
                 row = {"game": game, "player": args.player, "clock": str(args.clock), "index": index,
-                       "commit": args.commit, **row}
+                       "commit": commit, **row}
                 with args.out.open("a") as out:
                     out.write(json.dumps(row) + "\n")
                 print(json.dumps(row), flush=True)
@@ -226,8 +233,6 @@ def main() -> None:
         for needed in (PEER, SANCHO):
             if not needed.is_file():
                 raise SystemExit(f"{needed} is missing (../shared/peer; GGP_SHARED names another place)")
-        args.commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
-                                     text=True).stdout.strip()
         run(args)
         files = [args.out]
     else:
