@@ -16,8 +16,9 @@ Our **share of the points** in a match is our goal / (our goal + the mean goal o
 gives per game and clock, and overall per clock, the mean share with its 95% Wilson interval (shares
 counted as fractional successes, :func:`ggp.evaluation.stats.wilson`), and every TO / IL / CE the host
 recorded against either side. Each match appends one JSON line (goals, seats, errors per side, the
-1-minute load average before and after, our checkout's commit) to ``--out`` as it ends; a rerun skips the matches already in
-it, so a long run goes in pieces (``table`` reads every ``benchmarks/data/vs_sancho_*.jsonl``).
+1-minute load average before and after, the commit of our player's code) to ``--out`` as it ends; a
+rerun skips the matches already in it, so a long run goes in pieces (``table`` reads every
+``benchmarks/data/vs_sancho_*.jsonl``).
 
 Usage: python benchmarks/vs_sancho.py run [--clock 10/2] [--matches 10] [--games ticTacToe ...] [--out FILE]
        python benchmarks/vs_sancho.py table [FILE ...]
@@ -111,10 +112,17 @@ def share(ours: float, theirs: float) -> float:
     return 0.5 if ours + theirs == 0 else ours / (ours + theirs)
 
 
+CODE = ("ggp", "players", "translators", "pyproject.toml")
+"""The paths whose changes change what our player does (docs and this benchmark's own results do not)."""
+
+
 def describe() -> str:
-    """``git describe --always --dirty`` of the checkout: the code a player process started now runs."""
-    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True)
-    return done.stdout.strip()
+    """The checkout's short commit, with ``-dirty`` when :data:`CODE` has uncommitted changes: the code a
+    player process started now runs."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    return git("rev-parse", "--short", "HEAD") + ("-dirty" if git("status", "--porcelain", "--", *CODE) else "")
 
 
 def read_rows(paths: list[Path]) -> list[dict[str, object]]:
