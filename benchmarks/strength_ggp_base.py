@@ -17,21 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from functools import partial
-from pathlib import Path
 from typing import cast
+
+from ggp_base_host import CORPUS, PEER, ROOT, our_player, play_match, roles_of, serving
 
 from ggp.evaluation.stats import wilson
 
-ROOT = Path(__file__).resolve().parents[1]
-PEER = ROOT.parent / "shared" / "peer" / "run"
-CORPUS = ROOT.parent / "shared" / "gdl-corpus"
 RESULTS = ROOT / "benchmarks" / "results" / "strength_ggp_base.jsonl"
 GAMES = {
     "ticTacToe": ROOT / "kif" / "ticTacToe" / "ticTacToe.kif",
@@ -42,61 +35,6 @@ GAMES = {
     "chineseCheckers3": CORPUS / "chineseCheckers3.kif",
 }
 """The issue's games: three turn-taking classics, checkers, a simultaneous-move game, a 3-player game."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_listening(port: int, process: subprocess.Popen[bytes], what: str) -> None:
-    for _ in range(600):
-        if process.poll() is not None:
-            raise SystemExit(f"{what} exited before listening")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"{what} did not start listening on port {port}")
-
-
-@contextmanager
-def serving(command: Callable[[int], list[str]], log: Path, what: str) -> Iterator[str]:
-    """Run a player process (``command(port)``) until the block ends; yields its ``host:port``."""
-    port = free_port()
-    with log.open("ab") as sink:
-        process = subprocess.Popen(command(port), stdout=sink, stderr=subprocess.STDOUT)
-    try:
-        wait_listening(port, process, what)
-        yield f"127.0.0.1:{port}"
-    finally:
-        process.kill()
-        process.wait(timeout=30)
-
-
-def our_player(spec: str, port: int) -> list[str]:
-    """``ggp player SPEC`` on ``port`` (engine ``auto``), logging the match lifecycle (INFO: the engine chosen)."""
-    return [sys.executable, "-m", "ggp", "player", spec, "--name", "ours", "--port", str(port), "-v"]
-
-
-def roles_of(kif: Path) -> int:
-    from ggp.files import load_kif
-
-    return len(load_kif(kif).roles)
-
-
-def play_match(kif: Path, seats: list[str], startclock: int, playclock: int) -> dict[str, object]:
-    """One match on ggp-base's GameServer; its match JSON (``goalValues``, ``errors``, ``moves``)."""
-    budget = startclock + 400 * (playclock + 2) + 60
-    done = subprocess.run([str(PEER), "RunMatch", str(kif), str(startclock), str(playclock), *seats],
-                          capture_output=True, text=True, timeout=budget)
-    if done.returncode != 0:
-        return {"failed": done.stderr[-500:]}
-    record: dict[str, object] = json.loads(done.stdout)
-    return record
 
 
 def outcome(goals: list[int], seat: int) -> str:

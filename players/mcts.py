@@ -25,7 +25,14 @@ from collections.abc import Callable, Sequence
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
 from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, Role, State, StateMachine
-from ggp.reasoner.playouts import MctsTree, PlayoutInterrupted, mcts_tree_hook, playout_goals, safe_goals
+from ggp.reasoner.playouts import (
+    MctsTree,
+    PlayoutInterrupted,
+    TreeRootStatistics,
+    mcts_tree_hook,
+    playout_goals,
+    safe_goals,
+)
 
 _BEST_EVERY = 32
 """Iterations between updates of the anytime best move."""
@@ -73,6 +80,20 @@ connectFour 79.5 of 160 (3,000 iterations; a share of 0.6 lost, 14.5 of 60), bre
 ticTacToe 49.5 of 100 (all but one drawn)."""
 
 
+DEFAULT_SOLVER = True
+"""MCTS-Solver on by default (see :class:`MctsPlayer`). Measured here (2026-11-27, circuit engine, arena games
+with seats rotated, against ``solver=0`` at equal iterations; docs/players.md has the table): connectFour
+168.5 of 300 (56.2%, 95% interval 50.5%-61.7%, 3,000 iterations a move), ticTacToe 51.5 of 100, breakthrough
+75 of 180 (1,000 iterations), which paired with identical players on the same seats and seeds is even (47 to
+50 of 120)."""
+
+
+DEFAULT_RAVE = 0.0
+"""RAVE's equivalence parameter k by default (see :class:`MctsPlayer`; 0: off). Off because it lost its duels
+(2026-11-27, against ``rave=0`` at equal iterations, docs/players.md): connectFour 22.5 of 100 at k = 500 and
+40.5 of 100 at k = 50 (3,000 iterations a move), breakthrough 8 of 30 at k = 500 (1,000 iterations)."""
+
+
 class MctsPlayer(BasePlayer):
     """UCT with UCB1 (``exploration`` is the constant c on goals scaled to 0..1) and tree reuse.
 
@@ -81,6 +102,18 @@ class MctsPlayer(BasePlayer):
     was played in, tree and playouts, kept for the tree's life; the other moves uniformly at random). It
     applies where the machine runs the search in its own code with one playout per leaf (the compiled
     circuit's ``mcts_tree``); elsewhere the machine's batched playouts stay uniformly random.
+
+    ``solver`` turns on MCTS-Solver (Winands, Björnsson & Saito 2008) in that same native search: a node
+    where one role chooses is proven once a child gives that role its highest goal or all its children
+    are proven, is then scored by its proven goals (no playout below it), and a proven root ends the
+    search; the move chosen is then the proof's (the quickest win, or where the root is not won, the
+    slowest way to its value: a fallible opponent must still find it), and elsewhere a move proven worse
+    than another (or proven to give the lowest goal while some move is unproven) is never chosen.
+
+    ``rave`` > 0 turns on RAVE there (Gelly & Silver 2007, as in CadiaPlayer): each tree edge also keeps
+    all-moves-as-first statistics (the goals of the iterations in which its role played that move at the
+    node or later, in the tree or the playout), and UCB1's mean of an edge of n visits becomes
+    beta * AMAF mean + (1 - beta) * mean with beta = sqrt(rave / (3n + rave)).
     """
 
     name = "mcts"
@@ -93,6 +126,8 @@ class MctsPlayer(BasePlayer):
         exploration: float = DEFAULT_EXPLORATION,
         playouts_per_leaf: int = 1,
         mast: float = DEFAULT_MAST,
+        solver: bool = DEFAULT_SOLVER,
+        rave: float = DEFAULT_RAVE,
     ) -> None:
         super().__init__(seed, budget)
         if not 0.0 <= mast <= 1.0:
@@ -100,6 +135,10 @@ class MctsPlayer(BasePlayer):
         self.exploration = exploration
         self.playouts_per_leaf = max(1, playouts_per_leaf)
         self.mast = float(mast)
+        self.solver = bool(solver)
+        if rave < 0.0:
+            raise ValueError(f"rave is RAVE's equivalence parameter k, 0 (off) or more; found {rave}")
+        self.rave = float(rave)
         self._stop: Callable[[], bool] | None = None
         """The running search's clock test, asked inside playouts (None under an iteration budget)."""
         self._root: _Node | None = None
@@ -152,7 +191,8 @@ class MctsPlayer(BasePlayer):
             return None
         self._native = hook(
             state, exploration=self.exploration, playouts_per_leaf=self.playouts_per_leaf, chance=self._chance,
-            seed=self.rng.getrandbits(64), max_nodes=NATIVE_MAX_NODES, mast=self.mast,
+            seed=self.rng.getrandbits(64), max_nodes=NATIVE_MAX_NODES, mast=self.mast, solver=self.solver,
+            rave=self.rave,
         )
         if self._native is not None:
             self._root = None  # a Python tree grown before the machine's upgrade is dropped
@@ -171,11 +211,20 @@ class MctsPlayer(BasePlayer):
             ran = tree.search(int(min(todo, 1 << 40)), slice_end)
             done += ran
             stats = tree.root_statistics(self.index)
-            self._best = self._pick_from(stats.moves, stats.visits, stats.totals, stats.branching)
+            self._best = self._pick_native(stats)
             if ran == 0 and time.monotonic() < slice_end:
-                break  # the tree cannot grow a path any more (out of memory)
+                break  # the root is proven, or the tree cannot grow a path any more (out of memory)
         self.last_iterations = done
-        return self._pick_from(stats.moves, stats.visits, stats.totals, stats.branching, final=True)
+        return self._pick_native(stats, final=True)
+
+    def _pick_native(self, stats: TreeRootStatistics, final: bool = False) -> Move:
+        """The proof's move at a proven root, else :meth:`_pick_from` over the root moves that
+        :func:`_unrefuted` keeps."""
+        if stats.proof is not None:
+            return stats.proof
+        keep = _unrefuted(stats.proven) if stats.proven else range(len(stats.moves))
+        return self._pick_from([stats.moves[i] for i in keep], [stats.visits[i] for i in keep],
+                               [stats.totals[i] for i in keep], stats.branching, final)
 
     def move_statistics(self) -> tuple[tuple[Move, int, float], ...]:
         """``(move, visits, mean goal in 0..1)`` for each of the role's moves at the last search's root.
@@ -294,3 +343,26 @@ class MctsPlayer(BasePlayer):
         results = playout_goals(self.machine, state, self.playouts_per_leaf, self.rng, stop=self._stop)
         n = len(results)
         return tuple(sum(goals[r] for goals in results) / (100.0 * n) for r in range(len(self.machine.roles)))
+
+
+def _unrefuted(proven: Sequence[float | None]) -> list[int]:
+    """Indices of the root moves worth choosing given MCTS-Solver's proofs (``proven[i]``: the role's goal
+    after move ``i`` under perfect play, None if unproven): a move proven worse than another proven one
+    is dropped, and so is a move proven to give goal 0 while some move is unproven (it can only do as
+    well); a proven best move that no unproven move can beat for sure is kept with the unproven ones,
+    whose visits decide.
+
+    >>> _unrefuted([None, 0.0, 0.5, 1.0])
+    [3]
+    >>> _unrefuted([None, 0.0, 0.5])
+    [0, 2]
+    >>> _unrefuted([0.0, 0.0])
+    [0, 1]
+    """
+    known = [v for v in proven if v is not None]
+    if not known:
+        return list(range(len(proven)))
+    best = max(known)
+    if best >= 1.0 or len(known) == len(proven):
+        return [i for i, v in enumerate(proven) if v == best]
+    return [i for i, v in enumerate(proven) if v is None or (v == best and v > 0.0)]

@@ -42,6 +42,13 @@ class TreeRootStatistics:
     moves: tuple[Move, ...]  # the role's legal moves, in legal_moves order
     visits: tuple[int, ...]
     totals: tuple[float, ...]
+    proven: tuple[float | None, ...] = ()
+    """Per move, the role's goal (0..1) under perfect play after it when the search proved it (MCTS-Solver),
+    else None; empty when the tree proves nothing."""
+    proof: Move | None = None
+    """At a proven root where the role chooses, the move its proof takes: the quickest of its best-valued
+    moves when that value is the role's highest goal, else the slowest (a fallible opponent must still
+    find the win); None elsewhere."""
 
 
 class MctsTree(Protocol):
@@ -67,11 +74,13 @@ class MctsTreeFactory(Protocol):
     """A machine's ``mcts_tree`` method: a tree rooted at ``state``, or None when the machine cannot
     run the search after all (e.g. a circuit evaluated by numpy). ``chance[r]`` marks role ``r`` as
     chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them;
-    ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform)."""
+    ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform);
+    ``solver`` turns MCTS-Solver on (nodes where one role chooses are proven from their children's proofs);
+    ``rave`` > 0 is RAVE's equivalence parameter k (all-moves-as-first means blended into UCB1; 0: off)."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int, mast: float = 0.0,
+        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0,
     ) -> MctsTree | None: ...
 
 

@@ -446,7 +446,15 @@ int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, 
    moves first, in random order), expands one child, scores it by random playouts and backs the goals up.
    Children are found through an open-addressing table keyed by (parent, per-role picks). The arena grows
    by doubling up to max_nodes nodes and max_bytes bytes; once full, an iteration scores its new leaf by
-   a playout without storing it. Not thread-safe; uses only its own buffers and the game's tables. */
+   a playout without storing it. Not thread-safe; uses only its own buffers and the game's tables.
+   MCTS-Solver (Winands, Bjornsson & Saito 2008; ggp_mcts_set_solver): a node where one role chooses (the
+   others have one move, no chance role has a choice) is proven once one of its children is proven to give
+   that role its highest goal, or all of them are proven (its value: the child best for that role); a proven
+   node is then scored by its proven goals, as a terminal one, and no playout runs below it.
+   RAVE (Gelly & Silver 2007, as CadiaPlayer uses it; ggp_mcts_set_rave): each edge also keeps all-moves-as-
+   first statistics (the goals of the iterations in which its role played its move at the node or later,
+   in the tree or in a single playout), and UCB1 takes beta * AMAF mean + (1 - beta) * mean, with
+   beta = sqrt(k / (3 n + k)) for an edge of n visits. */
 
 typedef struct {
   int32_t edge;     /* first edge of the node: role-major, nmov[r] edges per role */
@@ -454,6 +462,8 @@ typedef struct {
   int32_t child;    /* first child, -1 for none */
   int32_t sibling;  /* next child of the same parent, -1 for none */
   int32_t terminal; /* terminal, or some role has no legal move */
+  int32_t solved;   /* proven (terminal nodes always): its goals hold the value of perfect play from it */
+  int32_t pdepth;   /* proven: joint moves to the end along the proof (see try_solve) */
 } mnode_t;
 
 typedef struct { int32_t parent, child; } mslot_t;
@@ -463,6 +473,8 @@ typedef struct {
   mnode_t *node; uint64_t *state; double *goal; int32_t *nmov; int32_t *picks;
   int64_t ne, ecap;
   int32_t *emove, *evis; double *etot;
+  int32_t *eavis; double *eatot; /* RAVE's all-moves-as-first visits and goal totals per edge */
+  double *eprov;  /* MCTS-Solver: the chooser's proven value after the edge's move, -1 while unproven */
   int64_t hcap; /* a power of two; an empty slot has parent -1 */
   mslot_t *hash;
 } mstore_t;
@@ -475,6 +487,8 @@ typedef struct {
   uint64_t rng;
   int32_t full;
   mstore_t s;
+  int32_t solver;   /* MCTS-Solver on (ggp_mcts_set_solver) */
+  double *gmax;     /* per role: its highest goal (0..1) */
   uint8_t *chance, *flags, *sees, *start;
   uint64_t *v, *next;
   int32_t *legal, *moves, *cnt;
@@ -488,6 +502,10 @@ typedef struct {
   int64_t *mast_cnt;
   int32_t *trail;   /* (move, role) pairs of the MAST roles' choices in the running playout */
   int64_t tn;
+  double rave_k;     /* RAVE's equivalence parameter k (ggp_mcts_set_rave); 0: off */
+  uint64_t *played;  /* RAVE: bit set of the moves played in the running iteration below the backed-up node */
+  int32_t *unplay;   /* the moves set in `played`, to clear it after the iteration */
+  int64_t un;
 } mtree_t;
 
 static double now_seconds(void) {
@@ -502,12 +520,12 @@ static inline int32_t rand_below(mtree_t *T, int32_t k) {
 
 static int64_t store_bytes(const mtree_t *T, int64_t cap, int64_t ecap, int64_t hcap) {
   int64_t per_node = (int64_t)sizeof(mnode_t) + 8 * T->nw + (int64_t)T->nr * (8 + 4 + 4);
-  return cap * per_node + ecap * (4 + 4 + 8) + hcap * (int64_t)sizeof(mslot_t);
+  return cap * per_node + ecap * (4 + 4 + 8 + 4 + 8 + 8) + hcap * (int64_t)sizeof(mslot_t);
 }
 
 static void store_free(mstore_t *S) {
   free(S->node); free(S->state); free(S->goal); free(S->nmov); free(S->picks);
-  free(S->emove); free(S->evis); free(S->etot); free(S->hash);
+  free(S->emove); free(S->evis); free(S->etot); free(S->eavis); free(S->eatot); free(S->eprov); free(S->hash);
   memset(S, 0, sizeof(*S));
 }
 
@@ -538,7 +556,8 @@ static int grow_edges(const mtree_t *T, mstore_t *S, int64_t need) {
   int64_t used = store_bytes(T, S->cap, S->ecap, S->hcap), per = store_bytes(T, 0, 1, 0);
   if (used + (cap - S->ecap) * per > T->max_bytes) cap = S->ecap + (T->max_bytes - used) / per;
   if (cap < S->ne + need) return -1;
-  GROW(S->emove, cap); GROW(S->evis, cap); GROW(S->etot, cap);
+  GROW(S->emove, cap); GROW(S->evis, cap); GROW(S->etot, cap); GROW(S->eavis, cap); GROW(S->eatot, cap);
+  GROW(S->eprov, cap);
   S->ecap = cap;
   return 0;
 }
@@ -632,7 +651,8 @@ static int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t
   if (!terminal && grow_edges(T, S, nlegal) != 0) return -1;
   int32_t id = (int32_t)S->n++;
   mnode_t *N = &S->node[id];
-  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->edge = (int32_t)S->ne;
+  N->count = 0; N->child = -1; N->sibling = -1; N->terminal = terminal; N->solved = terminal; N->pdepth = 0;
+  N->edge = (int32_t)S->ne;
   memcpy(S->state + (int64_t)id * T->nw, packed, sizeof(uint64_t) * T->nw);
   int32_t *nm = S->nmov + (int64_t)id * NR, *pk = S->picks + (int64_t)id * NR;
   double *goal = S->goal + (int64_t)id * NR;
@@ -643,6 +663,9 @@ static int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t
     memcpy(S->emove + S->ne, T->legal, sizeof(int32_t) * nlegal);
     memset(S->evis + S->ne, 0, sizeof(int32_t) * nlegal);
     memset(S->etot + S->ne, 0, sizeof(double) * nlegal);
+    memset(S->eavis + S->ne, 0, sizeof(int32_t) * nlegal);
+    memset(S->eatot + S->ne, 0, sizeof(double) * nlegal);
+    for (int32_t i = 0; i < nlegal; i++) S->eprov[S->ne + i] = -1.0;
     S->ne += nlegal;
   }
   if (parent >= 0) link_child(T, S, parent, id);
@@ -656,6 +679,19 @@ static int reset_tree(mtree_t *T, const uint64_t *packed) {
   return add_node(T, &T->s, packed, -1, NULL) == 0 ? 0 : -1;
 }
 
+/* The role that alone chooses at node id (every other role has one move, no chance role has a choice):
+   its index; NR when no role has a choice; -1 when several do, or a chance role does. */
+static int32_t sole_mover(const mtree_t *T, int32_t id) {
+  const int32_t *nm = T->s.nmov + (int64_t)id * T->nr;
+  int32_t mover = T->nr;
+  for (int r = 0; r < T->nr; r++) {
+    if (nm[r] <= 1) continue;
+    if (T->chance[r] || mover != T->nr) return -1;
+    mover = r;
+  }
+  return mover;
+}
+
 /* One move index (into the node's edges of the role) per role, as MctsPlayer._select picks them. */
 static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
   const mstore_t *S = &T->s;
@@ -663,11 +699,18 @@ static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
   const int32_t *nm = S->nmov + (int64_t)id * T->nr;
   int64_t e = N->edge;
   double log_n = -1.0;
+  const int32_t sole = T->solver ? sole_mover(T, id) : -1;
   for (int r = 0; r < T->nr; e += nm[r], r++) {
     int32_t k = nm[r];
     if (k == 1) { picks[r] = 0; continue; }
     if (T->chance[r]) { picks[r] = rand_below(T, k); continue; }
     const int32_t *vis = S->evis + e;
+    /* MCTS-Solver: the sole chooser of an unproven node never picks a move proven worse than another, or
+       proven to give it goal 0 (some move is unproven, else the node would be proven) */
+    const double *prov = S->eprov + e;
+    double keep_at = -1.0; /* the lowest proven value still worth a pick */
+    if (sole == r) for (int32_t i = 0; i < k; i++) if (prov[i] > keep_at) keep_at = prov[i];
+    if (keep_at == 0.0) keep_at = 1e-9;
     int32_t unvisited = 0;
     for (int32_t i = 0; i < k; i++) unvisited += vis[i] == 0;
     if (unvisited) {
@@ -676,11 +719,19 @@ static void select_moves(mtree_t *T, int32_t id, int32_t *picks) {
       continue;
     }
     if (log_n < 0.0) log_n = log((double)N->count);
-    const double *tot = S->etot + e;
+    const double *tot = S->etot + e, *atot = S->eatot + e;
+    const int32_t *avis = S->eavis + e;
+    const double K = T->rave_k;
     int32_t best = 0;
     double best_value = -INFINITY;
     for (int32_t i = 0; i < k; i++) {
-      double value = tot[i] / vis[i] + T->c * sqrt(log_n / vis[i]);
+      if (prov[i] >= 0.0 && prov[i] < keep_at) continue;
+      double mean = tot[i] / vis[i];
+      if (K > 0.0 && avis[i] > 0) {
+        double beta = sqrt(K / (3.0 * vis[i] + K));
+        mean = (1.0 - beta) * mean + beta * atot[i] / avis[i];
+      }
+      double value = mean + T->c * sqrt(log_n / vis[i]);
       if (value > best_value) { best = i; best_value = value; } /* ties keep the first move */
     }
     picks[r] = best;
@@ -736,6 +787,37 @@ static inline void mast_add(mtree_t *T, int32_t move, double value) {
   T->mast_cnt[move]++;
 }
 
+/* RAVE: marks a move as played in the running iteration. */
+static inline void rave_mark(mtree_t *T, int32_t move) {
+  uint64_t bit = (uint64_t)1 << (move & 63);
+  if (T->played[move >> 6] & bit) return;
+  T->played[move >> 6] |= bit;
+  T->unplay[T->un++] = move;
+}
+
+/* RAVE's backup along the iteration's path (deepest node first): node d's edges whose move was played at
+   d or below (in the tree or the playout) take the iteration's goals; `played` is cleared at the end. */
+static void rave_backup(mtree_t *T, int64_t depth) {
+  mstore_t *S = &T->s;
+  const int NR = T->nr;
+  for (int64_t d = depth - 1; d >= 0; d--) {
+    int32_t node = T->path[d];
+    const int32_t *nm = S->nmov + (int64_t)node * NR, *picks = T->ppicks + d * NR;
+    int64_t e = S->node[node].edge;
+    for (int r = 0; r < NR; e += nm[r], r++) if (nm[r] > 1 && !T->chance[r]) rave_mark(T, S->emove[e + picks[r]]);
+    e = S->node[node].edge;
+    for (int r = 0; r < NR; e += nm[r], r++) {
+      if (nm[r] <= 1 || T->chance[r]) continue;
+      for (int32_t i = 0; i < nm[r]; i++) {
+        int32_t m = S->emove[e + i];
+        if (T->played[m >> 6] >> (m & 63) & 1) { S->eavis[e + i]++; S->eatot[e + i] += T->g[r]; }
+      }
+    }
+  }
+  for (int64_t i = 0; i < T->un; i++) T->played[T->unplay[i] >> 6] = 0;
+  T->un = 0;
+}
+
 /* One random playout from a packed state in lane 0 only, as run_playouts plays one (its goals into
    T->g, scaled 0..1): with a single playout per leaf this skips run_playouts' per-lane bookkeeping and
    copies, which cost more than the circuit itself. */
@@ -760,6 +842,7 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
       if (mast && (double)(splitmix64(&T->rng) >> 11) * 0x1.0p-53 >= T->mast_eps) chosen[r] = mast_best(T, bits, low, high);
       else chosen[r] = random_member(T, bits, low, high, n);
       if (mast) { T->trail[T->tn++] = chosen[r]; T->trail[T->tn++] = r; }
+      if (T->played && n > 1 && !T->chance[r]) rave_mark(T, chosen[r]);
     }
     if (fin) break;
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
@@ -788,14 +871,61 @@ static void leaf_playouts(mtree_t *T, const uint64_t *packed) {
   for (int r = 0; r < T->nr; r++) T->g[r] = T->sums[r] / (100.0 * (double)stats[0]);
 }
 
+/* MCTS-Solver: records on node id's edge of its sole chooser (picks) the proven value of its child `below`. */
+static void mark_proven(mtree_t *T, int32_t id, const int32_t *picks, int32_t below) {
+  mstore_t *S = &T->s;
+  int32_t mover = sole_mover(T, id);
+  if (mover < 0 || mover == T->nr) return;
+  int64_t e = S->node[id].edge;
+  for (int r = 0; r < mover; r++) e += S->nmov[(int64_t)id * T->nr + r];
+  S->eprov[e + picks[mover]] = S->goal[(int64_t)below * T->nr + mover];
+}
+
+/* The child a proof takes at node id for its chooser r among the proven ones: the best value for r; among
+   equals, the quickest end when that value is r's highest goal (a win is taken at once), else the slowest
+   (a lost or drawn side makes a fallible opponent prove it). -1 when no child is proven. */
+static int32_t proof_child(const mtree_t *T, int32_t id, int32_t r, int32_t *proven) {
+  const mstore_t *S = &T->s;
+  int32_t best = -1;
+  *proven = 0;
+  for (int32_t c = S->node[id].child; c >= 0; c = S->node[c].sibling) {
+    if (!S->node[c].solved) continue;
+    ++*proven;
+    double v = S->goal[(int64_t)c * T->nr + r], b = best < 0 ? -1.0 : S->goal[(int64_t)best * T->nr + r];
+    int32_t quicker = best >= 0 && S->node[c].pdepth < S->node[best].pdepth;
+    if (v > b || (v == b && (v >= T->gmax[r] ? quicker : (S->node[c].pdepth > S->node[best].pdepth)))) best = c;
+  }
+  return best;
+}
+
+/* MCTS-Solver's step at node id (see the comment on the tree): 1 when it is newly proven. Only a node
+   whose sole chooser is known is proven, and only from its children's proofs, so a proof is exact
+   (max^n: the chooser takes its best child, see proof_child). */
+static int try_solve(mtree_t *T, int32_t id) {
+  mstore_t *S = &T->s;
+  mnode_t *N = &S->node[id];
+  if (N->solved) return 0;
+  int32_t mover = sole_mover(T, id);
+  if (mover < 0) return 0;
+  const int NR = T->nr;
+  const int32_t r = mover == NR ? 0 : mover, k = mover == NR ? 1 : S->nmov[(int64_t)id * NR + mover];
+  int32_t proven;
+  int32_t best = proof_child(T, id, r, &proven);
+  if (best < 0 || (proven < k && S->goal[(int64_t)best * NR + r] < T->gmax[r])) return 0;
+  memcpy(S->goal + (int64_t)id * NR, S->goal + (int64_t)best * NR, sizeof(double) * NR);
+  N->solved = 1;
+  N->pdepth = S->node[best].pdepth + 1;
+  return 1;
+}
+
 /* One selection-expansion-playout-backup pass; 0, or -1 when out of memory for the path. */
 static int iterate(mtree_t *T) {
   mstore_t *S = &T->s;
   const int NR = T->nr;
   int64_t depth = 0;
-  int32_t id = 0;
+  int32_t id = 0, end = -1; /* end: the stored node the iteration ended at (proven, or the new leaf) */
   for (;;) {
-    if (S->node[id].terminal) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); break; }
+    if (S->node[id].solved) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); end = id; break; }
     if (depth == T->pcap) {
       int64_t pcap = 2 * T->pcap;
       int32_t *path = realloc(T->path, sizeof(int32_t) * pcap);
@@ -820,6 +950,7 @@ static int iterate(mtree_t *T) {
     if (child >= 0 && S->node[child].terminal) memcpy(T->g, S->goal + (int64_t)child * NR, sizeof(double) * NR);
     else leaf_playouts(T, T->next);
     if (child >= 0) S->node[child].count++;
+    end = child;
     break;
   }
   for (int64_t d = 0; d < depth; d++) {
@@ -833,6 +964,13 @@ static int iterate(mtree_t *T) {
       if (T->mast_sum && nm[r] > 1 && !T->chance[r]) mast_add(T, S->emove[e + picks[r]], T->g[r]);
     }
   }
+  if (T->played) rave_backup(T, depth);
+  if (T->solver) {
+    for (int64_t d = depth - 1; d >= 0 && end >= 0 && S->node[end].solved; d--) {
+      mark_proven(T, T->path[d], T->ppicks + d * NR, end);
+      end = try_solve(T, T->path[d]) ? T->path[d] : -1;
+    }
+  }
   return 0;
 }
 
@@ -842,7 +980,8 @@ void ggp_mcts_free(mtree_t *T) {
   pwork_free(&T->pw);
   free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
   free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
-  free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail);
+  free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail); free(T->gmax);
+  free(T->played); free(T->unplay);
   free(T);
 }
 
@@ -861,6 +1000,26 @@ int32_t ggp_mcts_set_mast(mtree_t *T, double epsilon) {
   T->mast_sum = sum; T->mast_cnt = cnt; T->trail = trail; T->tn = 0; T->mast_eps = epsilon;
   return 0;
 }
+
+/* Turns RAVE on with equivalence parameter k > 0 (off at 0; see the comment on the tree). 0, or -1 when out
+   of memory (RAVE stays off). */
+int32_t ggp_mcts_set_rave(mtree_t *T, double k) {
+  const game_t *G = T->G;
+  T->rave_k = k > 0.0 ? k : 0.0;
+  if (T->rave_k == 0.0 || T->played) return 0;
+  T->played = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
+  T->unplay = malloc(sizeof(int32_t) * ((size_t)G->nm + 1));
+  T->un = 0;
+  if (!T->played || !T->unplay) {
+    free(T->played); free(T->unplay);
+    T->played = NULL; T->unplay = NULL; T->rave_k = 0.0;
+    return -1;
+  }
+  return 0;
+}
+
+/* Turns MCTS-Solver on (on != 0) or off for the iterations to come (proofs already made stay). */
+void ggp_mcts_set_solver(mtree_t *T, int32_t on) { T->solver = on != 0; }
 
 /* A search tree rooted at a packed state (nw words). c: UCB1's exploration constant on goals scaled
    0..1; ppl: random playouts per new leaf (run side by side in the lanes of one word); chance[r]: role
@@ -884,7 +1043,12 @@ mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t p
   T->sums = calloc((size_t)G->nr, sizeof(double)); T->path = malloc(sizeof(int32_t) * T->pcap);
   T->ppicks = malloc(sizeof(int32_t) * T->pcap * G->nr);
   T->bits = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
-  if (!T->chance || !T->flags || !T->sees || !T->start || !T->v || !T->next || !T->legal || !T->moves
+  T->gmax = calloc((size_t)G->nr, sizeof(double));
+  if (T->gmax) for (int k = 0; k < G->ng; k++) {
+    double value = (double)G->goal_value[k] / 100.0;
+    if (value > T->gmax[G->goal_role[k]]) T->gmax[G->goal_role[k]] = value;
+  }
+  if (!T->gmax || !T->chance || !T->flags || !T->sees || !T->start || !T->v || !T->next || !T->legal || !T->moves
       || !T->cnt || !T->g || !T->sums || !T->path || !T->ppicks || !T->bits || pwork_init(G, &T->pw, (lanes + 63) / 64) != 0
       || reset_tree(T, root) != 0) {
     ggp_mcts_free(T);
@@ -895,11 +1059,10 @@ mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t p
 }
 
 /* Up to `iterations` iterations, stopping once time.monotonic() reaches `deadline` (checked before each
-   one); returns how many ran (0 at a terminal root). */
+   one) or the root is proven; returns how many ran (0 at a terminal or proven root). */
 int64_t ggp_mcts_search(mtree_t *T, int64_t iterations, double deadline) {
   int64_t done = 0;
-  if (T->s.node[0].terminal) return 0;
-  while (done < iterations && T->s.node[0].count < INT32_MAX - 1) {
+  while (done < iterations && !T->s.node[0].solved && T->s.node[0].count < INT32_MAX - 1) {
     if (now_seconds() >= deadline) break;
     if (iterate(T) != 0) break;
     done++;
@@ -917,6 +1080,7 @@ static int32_t copy_node(mtree_t *T, mstore_t *U, const mstore_t *S, int32_t old
   const mnode_t *O = &S->node[old];
   mnode_t *N = &U->node[id];
   N->edge = (int32_t)U->ne; N->count = O->count; N->child = -1; N->sibling = -1; N->terminal = O->terminal;
+  N->solved = O->solved; N->pdepth = O->pdepth;
   memcpy(U->state + (int64_t)id * T->nw, S->state + (int64_t)old * T->nw, sizeof(uint64_t) * T->nw);
   memcpy(U->goal + (int64_t)id * NR, S->goal + (int64_t)old * NR, sizeof(double) * NR);
   memcpy(U->nmov + (int64_t)id * NR, nm, sizeof(int32_t) * NR);
@@ -924,6 +1088,9 @@ static int32_t copy_node(mtree_t *T, mstore_t *U, const mstore_t *S, int32_t old
   memcpy(U->emove + U->ne, S->emove + O->edge, sizeof(int32_t) * edges);
   memcpy(U->evis + U->ne, S->evis + O->edge, sizeof(int32_t) * edges);
   memcpy(U->etot + U->ne, S->etot + O->edge, sizeof(double) * edges);
+  memcpy(U->eavis + U->ne, S->eavis + O->edge, sizeof(int32_t) * edges);
+  memcpy(U->eatot + U->ne, S->eatot + O->edge, sizeof(double) * edges);
+  memcpy(U->eprov + U->ne, S->eprov + O->edge, sizeof(double) * edges);
   U->ne += edges;
   if (parent >= 0) link_child(T, U, parent, id);
   return id;
@@ -986,6 +1153,34 @@ int32_t ggp_mcts_root(const mtree_t *T, int32_t role, int32_t *nmov, int32_t *mo
     moves[i] = S->emove[e + i]; visits[i] = S->evis[e + i]; totals[i] = S->etot[e + i];
   }
   return S->node[0].terminal;
+}
+
+/* The proofs at the root for `role`: proven[i] = the role's goal (0..1) under perfect play after its i-th
+   root move, -1 when not proven (always at a root where several roles choose, and without the solver);
+   *choice = the index of the root move the proof takes when the root is proven and the role chooses there
+   (see proof_child), else -1. Returns 1 when the root itself is proven, its value for the role then in
+   *value. */
+int32_t ggp_mcts_proven(const mtree_t *T, int32_t role, double *proven, double *value, int32_t *choice) {
+  const mstore_t *S = &T->s;
+  const int NR = T->nr;
+  for (int32_t i = 0; i < S->nmov[role]; i++) proven[i] = -1.0;
+  *value = -1.0;
+  *choice = -1;
+  if (!T->solver) return 0;
+  int32_t mover = sole_mover(T, 0);
+  if (mover == role && S->node[0].solved) {
+    int32_t count;
+    *choice = S->picks[(int64_t)proof_child(T, 0, role, &count) * NR + role];
+  }
+  if (mover == role) {
+    for (int32_t c = S->node[0].child; c >= 0; c = S->node[c].sibling) {
+      if (S->node[c].solved) proven[S->picks[(int64_t)c * NR + role]] = S->goal[(int64_t)c * NR + role];
+    }
+  } else if (mover >= 0 && S->node[0].solved && S->nmov[role] == 1) {
+    proven[0] = S->goal[role];
+  }
+  *value = S->node[0].solved ? S->goal[role] : -1.0;
+  return S->node[0].solved;
 }
 
 /* out: nodes, edges, bytes reserved, whether the arena stopped growing, root visits. */

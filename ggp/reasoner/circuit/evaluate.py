@@ -321,6 +321,12 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_reroot.restype = ctypes.c_int32
     lib.ggp_mcts_root.argtypes = [_P, ctypes.c_int32, _P, _P, _P, _P]
     lib.ggp_mcts_root.restype = ctypes.c_int32
+    lib.ggp_mcts_set_rave.argtypes = [_P, ctypes.c_double]
+    lib.ggp_mcts_set_rave.restype = ctypes.c_int32
+    lib.ggp_mcts_set_solver.argtypes = [_P, ctypes.c_int32]
+    lib.ggp_mcts_set_solver.restype = None
+    lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P, _P]
+    lib.ggp_mcts_proven.restype = ctypes.c_int32
     lib.ggp_mcts_info.argtypes = [_P, _P]
     lib.ggp_mcts_info.restype = None
 
@@ -428,6 +434,8 @@ class TreeRoot:
     moves: tuple[int, ...]  # the role's moves, global indices ascending
     visits: tuple[int, ...]
     totals: tuple[float, ...]  # summed goals, each in 0..1
+    proven: tuple[float | None, ...]  # per move: the role's goal (0..1) under perfect play after it, None if unproven
+    proof: int | None  # the index of the move a proven root's proof takes for the role (see ggp_mcts_proven)
 
 
 class NativeTree:
@@ -472,9 +480,22 @@ class NativeTree:
         if self._lib.ggp_mcts_set_mast(self._tree, epsilon) != 0:
             raise ReasonerError("out of memory for the MAST statistics")
 
+    def set_rave(self, k: float) -> None:
+        """Use RAVE from now on with equivalence parameter ``k`` (``ggp_mcts_set_rave``: UCB1's mean of an
+        edge of n visits is beta * its all-moves-as-first mean + (1 - beta) * its mean, beta = sqrt(k / (3n + k));
+        0 turns it off). Raises :class:`ReasonerError` when out of memory."""
+        if self._lib.ggp_mcts_set_rave(self._tree, k) != 0:
+            raise ReasonerError("out of memory for the RAVE statistics")
+
+    def set_solver(self, on: bool) -> None:
+        """Prove nodes from now on (``ggp_mcts_set_solver``, MCTS-Solver: a node where one role chooses is
+        proven once a child gives that role its highest goal or all its children are proven)."""
+        self._lib.ggp_mcts_set_solver(self._tree, int(on))
+
     def search(self, iterations: int, deadline: float) -> int:
         """Run up to ``iterations`` iterations, stopping at ``deadline`` (a ``time.monotonic()`` time,
-        checked before each one; ``math.inf`` for none); returns how many ran (0 at a terminal root)."""
+        checked before each one; ``math.inf`` for none); returns how many ran (0 at a terminal or proven
+        root)."""
         return int(self._lib.ggp_mcts_search(self._tree, iterations, deadline))
 
     def root(self, role: int) -> TreeRoot:
@@ -485,7 +506,12 @@ class NativeTree:
         totals = (ctypes.c_double * self._width)()
         terminal = self._lib.ggp_mcts_root(self._tree, role, branching, moves, visits, totals)
         n = branching[role]
-        return TreeRoot(bool(terminal), tuple(branching), tuple(moves[:n]), tuple(visits[:n]), tuple(totals[:n]))
+        proven = (ctypes.c_double * self._width)()
+        value = (ctypes.c_double * 1)()  # the root's own value: its per-move proofs say it
+        choice = (ctypes.c_int32 * 1)()
+        self._lib.ggp_mcts_proven(self._tree, role, proven, value, choice)
+        return TreeRoot(bool(terminal), tuple(branching), tuple(moves[:n]), tuple(visits[:n]), tuple(totals[:n]),
+                        tuple(None if v < 0 else v for v in proven[:n]), None if choice[0] < 0 else choice[0])
 
     def info(self) -> dict[str, int]:
         """Nodes, edges, bytes reserved, ``full`` (1 once the arena stopped growing) and root visits."""

@@ -479,12 +479,14 @@ class CircuitStateMachine(StateInfoQueries):
 
     def mcts_tree(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int, mast: float = 0.0,
+        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0,
     ) -> CircuitMctsTree | None:
         """An MCTS tree rooted at ``state`` and searched in C (the :class:`~ggp.reasoner.playouts.MctsTreeFactory`
         hook), reserving at most :data:`TREE_MAX_BYTES`; None with the numpy evaluator. Playouts are cut
         after :data:`DEFAULT_MAX_DEPTH` joint moves; with ``mast`` > 0 single playouts choose that share of
-        their moves by MAST (``ggp_mcts_set_mast``). Raises :class:`ReasonerError` when out of memory."""
+        their moves by MAST (``ggp_mcts_set_mast``); with ``solver`` the tree proves what it can
+        (``ggp_mcts_set_solver``, MCTS-Solver); ``rave`` > 0 is RAVE's k (``ggp_mcts_set_rave``).
+        Raises :class:`ReasonerError` when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
             return None
@@ -496,6 +498,9 @@ class CircuitStateMachine(StateInfoQueries):
                     DEFAULT_MAX_DEPTH)
         if mast > 0.0:
             tree.set_mast(1.0 - mast)
+        tree.set_solver(solver)
+        if rave > 0.0:
+            tree.set_rave(rave)
         return CircuitMctsTree(self, tree)
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
@@ -528,8 +533,9 @@ class CircuitMctsTree:
     def root_statistics(self, role: int) -> TreeRootStatistics:
         root = self._tree.root(role)
         flat = self._machine._flat_moves
-        return TreeRootStatistics(root.terminal, root.branching, tuple(flat[m] for m in root.moves), root.visits,
-                                  root.totals)
+        moves = tuple(flat[m] for m in root.moves)
+        return TreeRootStatistics(root.terminal, root.branching, moves, root.visits, root.totals, root.proven,
+                                  None if root.proof is None else moves[root.proof])
 
     def info(self) -> dict[str, int]:
         """Nodes, edges, bytes reserved, ``full`` (1 once the tree stopped growing) and root visits."""

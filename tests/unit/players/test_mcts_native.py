@@ -76,8 +76,11 @@ def test_native_mcts_plays_whole_matches_with_legal_moves_and_counts_its_iterati
         joint = tuple(player.choose(state, Budget()) for player in players)
         if len(machine.legal_moves(state, machine.roles[0])) > 1:
             searched += 1
-            assert mcts.last_iterations == 150
-            assert sum(count for _, count, _ in mcts.move_statistics()) >= 150
+            assert mcts._native is not None
+            proven = mcts._native.root_statistics(0).proven
+            # a root proven by MCTS-Solver ends the search early; else every iteration of the budget runs
+            assert mcts.last_iterations == 150 or (mcts.last_iterations < 150 and any(v is not None for v in proven))
+            assert sum(count for _, count, _ in mcts.move_statistics()) >= mcts.last_iterations
         state = machine.next_state(state, joint)  # IllegalMoveError for an illegal move
     assert searched > 0 and mcts._native is not None
 
@@ -168,3 +171,37 @@ def test_the_mast_option_reaches_the_native_search_and_is_checked(tmp_path: Path
     assert means[0.0] < 0.7 < 0.8 < means[0.9]
     with pytest.raises(ValueError, match="mast is the share of MAST moves"):
         MctsPlayer(mast=1.5)
+
+
+def test_the_solver_ends_a_proven_search_early_and_never_plays_a_refuted_move() -> None:
+    machine = machine_of("ticTacToe")
+    # o to move must block at (mark 1 3); every other move loses at once (proven 0), and x's fork after the
+    # block is proven too: with the solver, a search of any size never plays a losing move.
+    must_block = play(machine, "(mark 1 1)|noop", "noop|(mark 3 3)", "(mark 1 2)|noop")
+    for solver in (True, False):
+        player = MctsPlayer(seed=3, budget=Budget(iterations=50_000), solver=solver)
+        player.start(machine, machine.roles[1], Budget())
+        assert player.choose(must_block, Budget()) == parse_term("(mark 1 3)")
+        assert (player.last_iterations < 50_000) == solver
+    for iterations in (20, 60, 200):
+        player = MctsPlayer(seed=4, budget=Budget(iterations=iterations))
+        player.start(machine, machine.roles[1], Budget())
+        move = player.choose(must_block, Budget())
+        assert player._native is not None
+        stats = player._native.root_statistics(1)
+        refuted = {m for m, v in zip(stats.moves, stats.proven) if v == 0.0}
+        assert move not in refuted
+
+
+def test_the_rave_option_reaches_the_native_search_and_is_checked() -> None:
+    machine = machine_of("ticTacToe")
+    o_blocks = play(machine, "(mark 1 1)|noop", "noop|(mark 3 3)", "(mark 1 2)|noop")
+    visits = {}
+    for rave in (0.0, 500.0):
+        player = MctsPlayer(seed=2, budget=Budget(iterations=300), rave=rave, solver=False)
+        player.start(machine, machine.roles[1], Budget())
+        assert player.choose(o_blocks, Budget()) == parse_term("(mark 1 3)")
+        visits[rave] = [count for _, count, _ in player.move_statistics()]
+    assert visits[0.0] != visits[500.0]  # the same seed searches differently once AMAF means count
+    with pytest.raises(ValueError, match="rave is RAVE's equivalence parameter"):
+        MctsPlayer(rave=-1.0)

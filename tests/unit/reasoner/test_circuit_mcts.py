@@ -225,3 +225,110 @@ def test_mast_must_be_a_share() -> None:
     with pytest.raises(ValueError, match="mast must be a share between 0 and 1"):
         machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False], seed=0,
                           max_nodes=10, mast=1.5)
+
+
+def solver_tree(machine: CircuitStateMachine, state: State, seed: int = 1) -> CircuitMctsTree:
+    tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False] * len(machine.roles),
+                             seed=seed, max_nodes=100_000, solver=True)
+    assert tree is not None
+    return tree
+
+
+def exact_value(machine: CircuitStateMachine, state: State, role: int) -> float:
+    """The role's goal (0..1) under perfect play by brute force, for a turn-taking game: the role that
+    has a choice takes the child best for itself (what MCTS-Solver proves)."""
+    if machine.is_terminal(state):
+        return machine.goals(state)[role] / 100.0
+    legal = [machine.legal_moves(state, r) for r in machine.roles]
+    (mover,) = [r for r, moves in enumerate(legal) if len(moves) > 1] or [0]
+    children = []
+    for move in legal[mover]:
+        joint = tuple(move if r == mover else moves[0] for r, moves in enumerate(legal))
+        children.append(machine.next_state(state, joint))
+    best = max(children, key=lambda child: exact_value(machine, child, mover))
+    return exact_value(machine, best, role)
+
+
+@pytest.mark.parametrize("opening", [
+    ("(mark 1 1)|noop", "noop|(mark 2 1)", "(mark 1 2)|noop", "noop|(mark 2 2)"),  # x wins at once
+    ("(mark 2 2)|noop", "noop|(mark 1 2)", "(mark 1 1)|noop", "noop|(mark 3 3)"),  # x forks: a win in 3
+    ("(mark 1 1)|noop", "noop|(mark 2 2)", "(mark 3 3)|noop"),  # o to move: a draw with care
+    ("(mark 1 1)|noop", "noop|(mark 1 2)", "(mark 2 2)|noop"),  # o must block, then x forks: o loses
+])
+def test_the_solver_proves_the_root_and_every_proof_is_the_exact_value(opening: tuple[str, ...]) -> None:
+    machine = machine_of("ticTacToe")
+    state = play(machine, *opening)
+    mover = len(opening) % 2
+    tree = solver_tree(machine, state)
+    ran = tree.search(200_000, math.inf)
+    assert 0 < ran < 200_000  # the proven root ended the search
+    assert tree.search(10, math.inf) == 0
+    stats = tree.root_statistics(mover)
+    assert None not in stats.proven or max(v for v in stats.proven if v is not None) == 1.0
+    for move, value in zip(stats.moves, stats.proven):
+        if value is not None:
+            joint = tuple(move if r == mover else parse_term("noop") for r in range(2))
+            assert value == exact_value(machine, machine.next_state(state, joint), mover)
+    best = max(v for v in stats.proven if v is not None)
+    assert best == exact_value(machine, state, mover)
+    assert stats.proof is not None and stats.proven[stats.moves.index(stats.proof)] == best  # the proof's move
+    if opening[-1] == "noop|(mark 2 2)":
+        assert stats.proof == parse_term("(mark 1 3)")  # of several wins, the quickest
+    other = tree.root_statistics(1 - mover)
+    assert other.proven == (1.0 - best,)  # the role with one move (noop) reads the root's proof
+
+
+def test_without_the_solver_nothing_is_proven_and_the_budget_runs_out() -> None:
+    machine = machine_of("ticTacToe")
+    state = play(machine, "(mark 1 1)|noop", "noop|(mark 2 1)", "(mark 1 2)|noop", "noop|(mark 2 2)")
+    tree = tree_of(machine, state)
+    assert tree.search(3000, math.inf) == 3000
+    assert set(tree.root_statistics(0).proven) == {None}
+
+
+def test_a_root_where_both_roles_choose_proves_no_move() -> None:
+    machine = machine_of("rockPaperScissors")
+    tree = solver_tree(machine, machine.initial_state())
+    assert tree.search(2000, math.inf) == 2000
+    assert set(tree.root_statistics(0).proven) == {None}
+
+
+def pick_two_game(items: int = 16) -> str:
+    """A one-player game: take 3 of ``items`` items one at a time, scoring 100 when items 3 and 7 are both
+    taken, in any order (where all-moves-as-first statistics are exact), else 0."""
+    facts = " ".join(f"(item {i})" for i in range(items))
+    return f"""
+(role picker)
+{facts}
+(succ 0 1) (succ 1 2) (succ 2 3)
+(init (step 0))
+(<= (legal picker (take ?i)) (item ?i) (not (true (taken ?i))))
+(<= (next (taken ?i)) (does picker (take ?i)))
+(<= (next (taken ?i)) (true (taken ?i)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (step 3)))
+(<= (goal picker 100) (true (taken 7)) (true (taken 3)))
+(<= (goal picker 0) (not (true (taken 7))))
+(<= (goal picker 0) (true (taken 7)) (not (true (taken 3))))
+"""
+
+
+def test_rave_finds_a_good_first_move_in_fewer_iterations_where_move_order_does_not_matter(tmp_path: Path) -> None:
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game())
+    machine = circuit_machine(path, "c")
+    good = {parse_term("(take 3)"), parse_term("(take 7)")}
+    found = {}
+    for rave in (0.0, 500.0):
+        hits = 0
+        for seed in range(30):
+            tree = machine.mcts_tree(machine.initial_state(), exploration=0.4, playouts_per_leaf=1, chance=[False],
+                                     seed=seed, max_nodes=10_000, rave=rave)
+            assert tree is not None and tree.search(80, math.inf) == 80
+            stats = tree.root_statistics(0)
+            best = max(range(len(stats.moves)), key=lambda i: stats.visits[i])
+            hits += stats.moves[best] in good
+        found[rave] = hits
+    # 80 iterations over 16 first moves: a plain mean sees each move's few playouts; an AMAF mean
+    # counts every iteration that took the move at any step (seeded: 19 and 25 of 30 when written)
+    assert found[500.0] >= found[0.0] + 3
