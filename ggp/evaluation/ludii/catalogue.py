@@ -332,7 +332,8 @@ STAND_INS: dict[str, str] = {
     "Timeouts": "the SBG turn limit, or the step cap (--step-cap)",
     "DurationActions": "GDL has no compound moves: per step, the roles with a choice (at least one)",
     "DurationMoves": "a move is one GDL step (a joint move)",
-    "DurationTurns": "a turn is a run of steps in which the same roles have a choice",
+    "DurationTurns": "a turn is a run of steps with the same mover (the roles with a choice); a step where no role "
+                     "has one is the next role's while the play alternates (a forced move), else continues the turn",
     "DurationTurnsNotTimeouts": "as DurationTurns; n/a when every play timed out (Ludii returns 1250 x players)",
     "PositionalRepetition": "a position is the board's contents (the board the rules show); float division",
     "SituationalRepetition": "a situation is the whole GDL state (every fluent)",
