@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import combinations, pairwise
+from itertools import combinations
 from statistics import fmean, pstdev, pvariance
 
 from ggp.evaluation.ludii.trace import PlayTrace
@@ -76,31 +76,10 @@ def DurationMoves(play: PlayTrace) -> float:
 
 
 def turns(play: PlayTrace) -> int:
-    """Turns: runs of steps with the same mover (Ludii counts a turn each time the mover changes), so a
-    role that moves twice in a row plays one turn. The mover of a step is the role with a choice (several
-    roles with a choice: all of them); a step where no role has one (a forced move beside the others'
-    noops, which GDL does not tell apart) goes to :func:`_forced_mover`."""
-    movers: list[tuple[int, ...]] = []
-    for step in range(play.length):
-        movers.append(play.deciders(step) or _forced_mover(play, movers))
+    """Turns: runs of steps with the same movers (:meth:`PlayTrace.movers`; Ludii counts a turn each time
+    the mover changes), so a role that moves twice in a row plays one turn."""
+    movers = play.movers()
     return sum(1 for step, mover in enumerate(movers) if step == 0 or mover != movers[step - 1])
-
-
-def _forced_mover(play: PlayTrace, movers: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
-    """The mover of a step in which no role has a choice, given the movers of the steps before it.
-
-    While the play alternates (the last two steps had different movers) the forced move is the next
-    role's: the role that followed the previous mover the last time it moved, else the next in role
-    order. So tic-tac-toe's forced ninth move is a turn of its own, as in Ludii. After a role moved
-    twice in a row (a move-again) the forced move continues its turn.
-    """
-    if not movers:
-        return (play.first_mover,)
-    previous = movers[-1]
-    if len(previous) != 1 or (len(movers) > 1 and movers[-2] == previous):
-        return previous
-    followers = [after for before, after in pairwise(movers) if before == previous and after != previous]
-    return followers[-1] if followers else ((previous[0] + 1) % play.roles,)
 
 
 def DurationTurns(play: PlayTrace) -> float:
