@@ -220,7 +220,7 @@ def missing(requirement: Requirement, plays: Sequence[PlayTrace]) -> bool:
     if requirement == "evaluations":
         return any(p.evaluations is None for p in plays)
     if requirement == "alternating":
-        return any(p.mover(t) is None for p in plays for t in range(p.length))
+        return any(len(mover) > 1 for p in plays for mover in p.movers())
     if requirement == "clarity":
         return any(p.observed.clarity is None for p in plays)
     if requirement == "scores":
@@ -332,7 +332,9 @@ STAND_INS: dict[str, str] = {
     "Timeouts": "the SBG turn limit, or the step cap (--step-cap)",
     "DurationActions": "GDL has no compound moves: per step, the roles with a choice (at least one)",
     "DurationMoves": "a move is one GDL step (a joint move)",
-    "DurationTurns": "a turn is a run of steps in which the same roles have a choice",
+    "DurationTurns": "a turn is a run of steps with the same mover (the roles with a choice); a forced step (no role "
+                     "has one) continues the turn before another role's decision, else is the next role's while the "
+                     "play alternates",
     "DurationTurnsNotTimeouts": "as DurationTurns; n/a when every play timed out (Ludii returns 1250 x players)",
     "PositionalRepetition": "a position is the board's contents (the board the rules show); float division",
     "SituationalRepetition": "a situation is the whole GDL state (every fluent)",

@@ -127,13 +127,8 @@ def Drama(play: PlayTrace) -> list[float]:
 
 
 def MoveEvaluation(play: PlayTrace) -> list[float]:
-    """Per move: the mover's evaluation of the state the move led to."""
-    values = []
-    for t in range(play.length):
-        mover = play.mover(t)
-        if mover is not None:
-            values.append(play.value(t + 1, mover))
-    return values
+    """Per move: the mover's (:meth:`PlayTrace.movers`) evaluation of the state the move led to."""
+    return [play.value(t + 1, mover[0]) for t, mover in enumerate(play.movers()) if len(mover) == 1]
 
 
 def StateEvaluationDifference(play: PlayTrace) -> list[float]:

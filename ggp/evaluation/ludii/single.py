@@ -76,15 +76,10 @@ def DurationMoves(play: PlayTrace) -> float:
 
 
 def turns(play: PlayTrace) -> int:
-    """Turns: runs of steps in which the same roles choose (a step with no choice continues the run),
-    so a role that moves twice in a row plays one turn."""
-    count, previous = 0, None
-    for step in range(play.length):
-        deciding = play.deciders(step) or previous
-        if step == 0 or deciding != previous:
-            count += 1
-        previous = deciding
-    return count
+    """Turns: runs of steps with the same movers (:meth:`PlayTrace.movers`; Ludii counts a turn each time
+    the mover changes), so a role that moves twice in a row plays one turn."""
+    movers = play.movers()
+    return sum(1 for step, mover in enumerate(movers) if step == 0 or mover != movers[step - 1])
 
 
 def DurationTurns(play: PlayTrace) -> float:

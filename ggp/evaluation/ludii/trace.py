@@ -195,16 +195,41 @@ class PlayTrace:
         """The roles with more than one legal move in step ``step``."""
         return tuple(r for r, count in enumerate(self.observed.legal[step]) if count > 1)
 
-    def mover(self, step: int) -> int | None:
-        """The role that moves in step ``step`` (the one with a choice; with none, the previous step's
-        mover, else the first mover), or ``None`` when several roles choose at once."""
-        for t in range(step, -1, -1):
-            deciding = self.deciders(t)
-            if len(deciding) > 1:
-                return None
-            if deciding:
-                return deciding[0]
-        return self.first_mover
+    def movers(self) -> tuple[tuple[int, ...], ...]:
+        """Per step the roles that move: those with a choice (several: a simultaneous step).
+
+        A step where no role has a choice (a forced move beside the others' noops, which GDL does not tell
+        apart) gets a mover by the play around it, so that turns change as Ludii's do (a turn each time
+        the mover changes): before a decision of another role it continues the previous mover (a
+        move-again such as a forced second jump; the turn count is the same either way); at the end of
+        the play, or before the previous mover decides again, it is the next role's while the play
+        alternates (the last two steps had different movers: the role that followed the previous mover
+        the last time, else the next in role order), so tic-tac-toe's forced ninth move is X's own turn.
+        """
+        decided = [self.deciders(step) for step in range(self.length)]
+        upcoming: list[tuple[int, ...] | None] = [None] * (self.length + 1)
+        for step in range(self.length - 1, -1, -1):
+            upcoming[step] = decided[step] or upcoming[step + 1]
+        movers: list[tuple[int, ...]] = []
+        follower: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for step, deciding in enumerate(decided):
+            mover = deciding or self._forced_mover(movers, follower, upcoming[step + 1])
+            if movers and movers[-1] != mover:
+                follower[movers[-1]] = mover
+            movers.append(mover)
+        return tuple(movers)
+
+    def _forced_mover(self, movers: Sequence[tuple[int, ...]], follower: Mapping[tuple[int, ...], tuple[int, ...]],
+                      upcoming: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The mover of a step where no role has a choice (:meth:`movers`), given the movers before it
+        and the roles of the next step with a choice (``None``: none comes)."""
+        if not movers:
+            return (self.first_mover,)
+        previous = movers[-1]
+        moved_twice = len(movers) > 1 and movers[-2] == previous
+        if len(previous) != 1 or moved_twice or (upcoming is not None and upcoming != previous):
+            return previous
+        return follower.get(previous, ((previous[0] + 1) % self.roles,))
 
 
 # --- observing a play ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ggp.evaluation.ludii import families as f
+from ggp.evaluation.ludii.trace import Observations, PlayTrace
 
 from .plays import FORCED, SWING
 
@@ -41,6 +42,15 @@ def test_evaluation_families_of_a_comeback() -> None:
     # v_A = [0, 0.8, 0.2, -1], B wins; the forced step 1 is still A's turn.
     assert f.Drama(FORCED) == pytest.approx([0.0, 1.6, 0.4])
     assert f.MoveEvaluation(FORCED) == pytest.approx([0.8, 0.2, 1.0])
+
+
+def test_a_forced_last_move_is_evaluated_by_its_mover() -> None:
+    # A, B, then A's forced last move (tic-tac-toe's ninth): e_A = [0.5, 0.6, 0.4, 1.0], so
+    # v_A = [0, 0.2, -0.2, 1] and v_B = -v_A; the last move is A's, evaluated 1 (not B's -1).
+    play = PlayTrace((100, 0), observed=Observations(legal=((3, 1), (1, 2), (1, 1))),
+                     evaluations=((0.5, 0.5), (0.6, 0.4), (0.4, 0.6), (1.0, 0.0)))
+    assert play.movers() == ((0,), (1,), (0,))
+    assert f.MoveEvaluation(play) == pytest.approx([0.2, 0.2, 1.0])
 
 
 def test_board_and_move_families() -> None:

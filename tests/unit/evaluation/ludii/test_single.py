@@ -48,6 +48,20 @@ def test_duration_metrics() -> None:
     assert s.DurationTurnsStdDev(OUTCOMES) == pytest.approx(math.sqrt(0.5))
 
 
+def test_a_forced_last_move_is_a_turn_of_its_own() -> None:
+    # Tic-tac-toe filled to the last cell: X and O alternate, and X's ninth move is forced (one legal
+    # move beside O's noop). Ludii counts 9 turns, as many as moves.
+    ninth_forced = tuple((9 - t, 1) if t % 2 == 0 else (1, 9 - t) for t in range(8)) + ((1, 1),)
+    board_full = PlayTrace((50, 50), observed=Observations(legal=ninth_forced))
+    assert s.DurationMoves(board_full) == 9 and s.DurationTurns(board_full) == 9
+    # Two forced moves at the end of an alternating play (connect four's last column): two more turns.
+    last_column = PlayTrace((50, 50), observed=Observations(legal=((3, 1), (1, 2), (1, 1), (1, 1))))
+    assert s.DurationTurns(last_column) == 4
+    # After a move-again (A chose twice in a row) a forced move continues A's turn: A, B.
+    move_again = PlayTrace((100, 0), observed=Observations(legal=((2, 1), (2, 1), (1, 1), (1, 2))))
+    assert s.DurationTurns(move_again) == 2
+
+
 def test_repetition_counts_states_seen_again() -> None:
     assert s.PositionalRepetition(SWING) == 0.25  # positions 0 1 2 1: 3 distinct of 4
     assert s.SituationalRepetition(SWING) == 0.0

@@ -1,0 +1,149 @@
+"""Ludii's published per-game metric figures beside ours (issue 32, "Checks"), and the data behind
+docs/evaluation.md's section "Beside Ludii's own figures".
+
+Usage::
+
+    python benchmarks/ludii_compare.py [--out benchmarks/data/ludii_compare.json] [--seed 1] [--table]
+
+It prints the markdown table of docs/evaluation.md; ``--table`` prints it from the saved data alone.
+
+For each game it runs ``python -m ggp evaluate GAME --players 'random;random' --metrics METRICS
+--matches N --seed SEED`` (uniformly random players, as Ludii's "Random playouts" pages use; N matches
+per pairing and seat: 2N plays, the one pairing in both seats) and keeps each metric's value
+and 95% interval from ``summary.json``. For tic-tac-toe it also enumerates all 255,168 games to give the
+exact expectation of each metric under uniformly random play: a reference that needs no sampling and
+no Ludii, against which both Ludii's and our sampled figures can be read.
+
+``LUDII`` holds the Ludii portal figures found, with their URLs; see the docs for what was searched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+METRICS = ("AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts", "DurationMoves", "DurationTurns",
+           "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DecisionMoves", "BoardCoverageDefault",
+           "BoardSitesOccupied", "BranchingFactor", "DecisionFactor", "PieceNumber")
+"""The metrics of the "Behaviour" section of Ludii's concept pages (e.g. https://ludii.games/concepts.php?gameId=51:
+PieceNumberAverage, DurationTurns, DurationTurnsStdDev, DurationTurnsNotTimeouts, DecisionMoves,
+BoardCoverageDefault, AdvantageP1, Balance, Completion, Drawishness, Timeouts, BoardSitesOccupiedAverage,
+BranchingFactorAverage, DecisionFactorAverage; the SkillTrace ones are not implemented here), with
+DurationMoves beside DurationTurns; a family name gives all eleven of its aggregates."""
+
+GAMES = {"ticTacToe": 2000, "connectFour": 50, "breakthrough": 25}
+"""Game in kif/ -> matches per pairing and seat (one pairing, random against random, in both seats: 2x as
+many plays)."""
+
+LUDII: dict[str, dict[str, Any]] = {}
+"""Ludii portal figures per game: {"url": ..., "playouts": "Random", "values": {metric: value}}. None of
+the concept pages of our games (Tic-Tac-Toe: Ludii id 100, Breakthrough: id 73, Connect Four) is in the
+stored copy of the portal we could search; the section in docs/evaluation.md lists the queries."""
+
+
+def ours(game: str, matches: int, seed: int) -> dict[str, Any]:
+    """Our figures for ``game`` with random players: {metric: {"value", "interval"?, "plays"}}."""
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "ggp", "evaluate", game, "--players", "random;random", "--metrics",
+                   ",".join(METRICS), "--matches", str(matches), "--seed", str(seed), "--out", out]
+        subprocess.run(command, check=True, cwd=ROOT, capture_output=True)
+        summary = json.loads((Path(out) / "summary.json").read_text())
+    (entry,) = summary["games"]
+    return {"command": "python " + shlex.join(command[1:-2]), "plays": entry["matches"], "metrics": entry["ludii"]}
+
+
+def exact_tictactoe() -> dict[str, float]:
+    """Exact expectations of the metrics for tic-tac-toe under uniformly random play (X moves first),
+    with Ludii's definitions: a turn per move, BoardCoverageDefault = cells used / 9, DecisionMoves =
+    share of moves with more than one legal move, averages per play then over plays."""
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    totals = {"x": 0.0, "o": 0.0, "draw": 0.0, "length": 0.0, "length2": 0.0, "decision": 0.0,
+              "branching": 0.0, "decision_factor": 0.0, "occupied": 0.0}
+
+    def walk(board: list[str], mover: str, p: float, branching: list[int]) -> None:
+        empty = [i for i, c in enumerate(board) if not c]
+        for cell in empty:
+            board[cell] = mover
+            q = p / len(empty)
+            seen = [*branching, len(empty)]
+            won = any(all(board[i] == mover for i in line) for line in lines)
+            if won or len(empty) == 1:
+                length = len(seen)
+                totals[mover if won else "draw"] += q
+                totals["length"] += q * length
+                totals["length2"] += q * length * length
+                totals["decision"] += q * sum(b > 1 for b in seen) / length
+                totals["branching"] += q * sum(seen) / length
+                choices = [b for b in seen if b > 1]
+                totals["decision_factor"] += q * sum(choices) / len(choices)
+                # BoardSitesOccupied per state s_0..s_L: t occupied cells of 9 after t moves.
+                totals["occupied"] += q * sum(t / 9 for t in range(length + 1)) / (length + 1)
+            else:
+                walk(board, "o" if mover == "x" else "x", q, seen)
+            board[cell] = ""
+
+    walk([""] * 9, "x", 1.0, [])
+    length = totals["length"]
+    return {"AdvantageP1": totals["x"], "Completion": totals["x"] + totals["o"], "Drawishness": totals["draw"],
+            "Balance": 1 - abs(totals["x"] - totals["o"]), "Timeouts": 0.0,
+            "DurationMoves": length, "DurationTurns": length,
+            "DurationTurnsStdDev": math.sqrt(totals["length2"] - length * length),
+            "DecisionMoves": totals["decision"], "BoardCoverageDefault": length / 9,
+            "BranchingFactorAverage": totals["branching"], "DecisionFactorAverage": totals["decision_factor"],
+            "BoardSitesOccupiedAverage": totals["occupied"], "PieceNumberAverage": 9 * totals["occupied"],
+            "DurationTurnsNotTimeouts": length}
+
+
+TABLE = ("AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts", "DurationMoves", "DurationTurns",
+         "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DecisionMoves", "BoardCoverageDefault",
+         "BoardSitesOccupiedAverage", "BranchingFactorAverage", "DecisionFactorAverage", "PieceNumberAverage")
+"""The rows of the table in docs/evaluation.md."""
+
+
+def table(data: dict[str, Any]) -> str:
+    """The markdown table of docs/evaluation.md: per metric Ludii's figure ("n/f": not found), the exact
+    tic-tac-toe value, and ours with its 95% interval, for tic-tac-toe, connect four and breakthrough."""
+
+    def ludii(game: str, metric: str) -> str:
+        value = data["ludii"].get(game, {}).get("values", {}).get(metric)
+        return "n/f" if value is None else f"{value:g}"
+
+    def ours(game: str, metric: str) -> str:
+        found = data["ours"][game]["metrics"][metric]
+        interval = found.get("interval")
+        return f"{found['value']:.3f}" + (f" [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "")
+
+    exact = data["exact"]["ticTacToe"]
+    lines = ["| metric | tic-tac-toe: Ludii | exact | ours | connect four: Ludii | ours | breakthrough: Ludii | ours |",
+             "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {m} | {ludii('ticTacToe', m)} | {exact[m]:.3f} | {ours('ticTacToe', m)} | {ludii('connectFour', m)} "
+              f"| {ours('connectFour', m)} | {ludii('breakthrough', m)} | {ours('breakthrough', m)} |" for m in TABLE]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "data" / "ludii_compare.json")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--table", action="store_true", help="only print the table of the data in --out")
+    args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(args.out.read_text())))
+        return
+    data = {"ludii": LUDII, "exact": {"ticTacToe": exact_tictactoe()},
+            "ours": {game: ours(game, matches, args.seed) for game, matches in GAMES.items()}}
+    args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(table(data))
+
+
+if __name__ == "__main__":
+    main()
