@@ -91,7 +91,6 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.commands._piece_images import shape_cache
     from ggp.errors import InputError
     from ggp.files import read_text
-    from ggp.manager import repository
     from ggp.manager.reasoning import ReasonerLimits
     from ggp.manager.scheduler import SCHEDULER, ScheduleSettings
     from ggp.manager.service import Manager, ManagerSettings
@@ -132,7 +131,7 @@ async def _serve(args: argparse.Namespace) -> int:
             await load_games(manager, kif_games())
         await load_games(manager, sbg_games)
         for directory in args.repository:
-            stored, broken = await repository.load(manager, directory)
+            stored, broken = await manager.load_repository(directory)
             print(f"repository {directory}: {len(stored)} games served, {len(broken)} broken "
                   f"(listed at /api/repository)", flush=True)
         for spec in specs:

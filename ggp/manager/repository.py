@@ -27,15 +27,12 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
 from ggp.errors import InputError
 from ggp.manager.store import GameRow, Store
-
-if TYPE_CHECKING:
-    from ggp.manager.service import Manager
 
 log = logging.getLogger(__name__)
 
@@ -179,30 +176,6 @@ def metadata(row: GameRow, index: RepositoryIndex) -> dict[str, Any]:
     if index.stylesheets.get(row.key):
         data["stylesheet"] = STYLESHEET
     return data
-
-
-async def load(manager: Manager, directory: Path) -> tuple[list[str], list[BrokenGame]]:
-    """Add every game of a repository folder to the manager: returns the keys stored and the games
-    refused (unusable files, or the manager's reason: a syntax or validation error, over the limits).
-    Both are also kept in ``manager.repository``; nothing here stops the server. A game already stored
-    with the same rules text is not loaded again (its reasoner worker starts when a match needs it)."""
-    found, broken = scan(directory)
-    stored: list[str] = []
-    for game in found:
-        try:
-            text = game.rules.read_text(encoding="utf-8")
-            row = manager.store.game(game.key)
-            if row is None or row.kif != text:  # an unchanged game was checked when it was stored: a restart is quick
-                row = await manager.add_game(game.key, text, game.name[:200])
-        except (InputError, OSError, UnicodeDecodeError) as exc:
-            broken.append(BrokenGame(game.key, str(game.rules), str(exc).splitlines()[0] if str(exc) else repr(exc)))
-            continue
-        manager.repository.add_found(game)
-        stored.append(row.key)
-    for refused in broken:
-        log.warning("repository game %s not served: %s", refused.key, refused.error)
-        manager.repository.add_broken(refused)
-    return stored, broken
 
 
 # --- routes -----------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from ggp.errors import GgpError, InputError
@@ -28,7 +29,7 @@ from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: t
 from ggp.manager.reasoning import GameSlot, ReasonerLimits, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
-from ggp.manager.repository import RepositoryIndex
+from ggp.manager.repository import BrokenGame, RepositoryIndex, scan
 from ggp.manager.runner import (
     CHANCE_ROLE,
     DEFAULT_STEP_CAP,
@@ -205,6 +206,29 @@ class Manager:
     def game_formats(self) -> tuple[str, ...]:
         """The formats :meth:`add_game` accepts: ``kif`` and every wired translator (e.g. ``sbg``)."""
         return (GAME_FORMAT, *sorted(self._translators))
+
+    async def load_repository(self, directory: Path) -> tuple[list[str], list[BrokenGame]]:
+        """Add every game of a repository folder (:mod:`ggp.manager.repository`): returns the keys stored
+        and the games refused (unusable files, or this manager's reason: a syntax or validation error, over
+        the limits). Both are also kept in :attr:`repository`; nothing here stops the server. A game already
+        stored with the same rules text is not loaded again (its reasoner worker starts when a match needs it)."""
+        found, broken = scan(directory)
+        stored: list[str] = []
+        for game in found:
+            try:
+                text = game.rules.read_text(encoding="utf-8")
+                row = self.store.game(game.key)
+                if row is None or row.kif != text:  # an unchanged game was checked when it was stored: a restart is quick
+                    row = await self.add_game(game.key, text, game.name[:200])
+            except (InputError, OSError, UnicodeDecodeError) as exc:
+                broken.append(BrokenGame(game.key, str(game.rules), str(exc).splitlines()[0] if str(exc) else repr(exc)))
+                continue
+            self.repository.add_found(game)
+            stored.append(row.key)
+        for refused in broken:
+            log.warning("repository game %s not served: %s", refused.key, refused.error)
+            self.repository.add_broken(refused)
+        return stored, broken
 
     async def add_game(self, key: str, kif: str, name: str = "", game_format: str = GAME_FORMAT) -> GameRow:
         """Validate and store a game; raises :class:`InputError` listing every problem found.

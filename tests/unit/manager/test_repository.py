@@ -38,7 +38,7 @@ def make_repository(root: Path) -> Path:
 
 async def test_a_repository_folder_is_served_and_its_broken_games_are_listed_with_their_error(
         aiohttp_client: ClientFactory, manager: Manager, tmp_path: Path) -> None:
-    stored, broken = await repository.load(manager, make_repository(tmp_path / "repo"))
+    stored, broken = await manager.load_repository(make_repository(tmp_path / "repo"))
     assert sorted(stored) == ["nim", "tictactoe"]
     client = await aiohttp_client(create_app(manager))
     assert sorted(await (await client.get("/games/")).json()) == ["nim", "tictactoe"]
@@ -51,7 +51,7 @@ async def test_a_repository_folder_is_served_and_its_broken_games_are_listed_wit
 
 async def test_metadata_and_files_are_what_ggp_base_reads(aiohttp_client: ClientFactory, manager: Manager,
                                                            tmp_path: Path) -> None:
-    await repository.load(manager, make_repository(tmp_path / "repo"))
+    await manager.load_repository(make_repository(tmp_path / "repo"))
     await manager.add_game("nim", NIM_KIF + "\n; version two\n", "Nim")
     client = await aiohttp_client(create_app(manager))
     latest = await (await client.get("/games/nim/")).json()
@@ -80,7 +80,7 @@ def test_scan_refuses_a_path_that_is_not_a_folder(tmp_path: Path) -> None:
 
 async def test_a_restart_does_not_load_unchanged_games_again(manager: Manager, tmp_path: Path) -> None:
     root = make_repository(tmp_path / "repo")
-    await repository.load(manager, root)
+    await manager.load_repository(root)
     loads: list[str] = []
     add_game = manager.add_game
 
@@ -90,7 +90,7 @@ async def test_a_restart_does_not_load_unchanged_games_again(manager: Manager, t
 
     manager.add_game = counting  # type: ignore[method-assign,assignment]
     (root / "tictactoe.kif").write_text(TICTACTOE_KIF + "\n; changed\n")
-    stored, broken = await repository.load(manager, root)
+    stored, broken = await manager.load_repository(root)
     assert sorted(stored) == ["nim", "tictactoe"] and len(broken) == 3
     assert sorted(loads) == ["syntax", "tictactoe", "unsafe"]  # the changed game and the broken ones
     row = manager.store.game("tictactoe")
