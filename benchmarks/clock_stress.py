@@ -23,60 +23,30 @@ import argparse
 import datetime
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import cast
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("GGP_SHARED", ROOT.parent / "shared"))
-PEER = SHARED / "peer" / "run"
-CORPUS = SHARED / "gdl-corpus"
+from ggp_base_host import CORPUS, PEER, ROOT, play_match, serving
+
 RESULTS = ROOT / "benchmarks" / "data" / "clock_stress.jsonl"
 PLAYERS = ("mcts", "alphabeta")
 HOG = "while True: pass"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextmanager
-def serving(spec: str, log: Path, cache: Path | None, code: Path) -> Iterator[str]:
+def player(spec: str, log: Path, cache: Path | None, code: Path) -> AbstractContextManager[str]:
     """``ggp player SPEC`` of the checkout ``code`` (``-v``: its log says every fallback) until the block
     ends; yields ``host:port``."""
-    port = free_port()
     env = {**os.environ, "PYTHONPATH": str(code)}
     if cache is not None:
         env["XDG_CACHE_HOME"] = str(cache)
-    with log.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "ggp", "player", spec, "--name", spec, "--port", str(port),
-                                    "-v"], stdout=sink, stderr=subprocess.STDOUT, cwd=code, env=env)
-    try:
-        for _ in range(600):
-            if process.poll() is not None:
-                raise SystemExit(f"ggp player {spec} exited before listening: {log.read_text()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield f"127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=30)
+    return serving(lambda port: [sys.executable, "-m", "ggp", "player", spec, "--name", spec, "--port", str(port), "-v"],
+                   log, f"ggp player {spec}", env=env, cwd=code)
 
 
 @contextmanager
@@ -89,17 +59,6 @@ def hogs(count: int) -> Iterator[None]:
         for process in processes:
             process.kill()
             process.wait(timeout=30)
-
-
-def play_match(kif: Path, seats: list[str], startclock: int, playclock: int) -> dict[str, object]:
-    """One match on ggp-base's GameServer; its match JSON, or ``{"failed": ...}``."""
-    budget = startclock + 400 * (playclock + 2) + 60
-    done = subprocess.run([str(PEER), "RunMatch", str(kif), str(startclock), str(playclock), *seats],
-                          capture_output=True, text=True, timeout=budget)
-    if done.returncode != 0:
-        return {"failed": done.stderr[-500:]}
-    record: dict[str, object] = json.loads(done.stdout)
-    return record
 
 
 def counts(codes: list[str], log: str) -> dict[str, int]:
@@ -127,7 +86,7 @@ def run(args: argparse.Namespace) -> None:
                 order = PLAYERS if index % 2 == 0 else PLAYERS[::-1]
                 logs = [Path(scratch) / f"{game}-{index}-{spec}.log" for spec in order]
                 with ExitStack() as stack:
-                    seats = [stack.enter_context(serving(
+                    seats = [stack.enter_context(player(
                         spec, log, None if args.warm else Path(tempfile.mkdtemp(dir=scratch)), args.code))
                         for spec, log in zip(order, logs)]
                     began = time.monotonic()

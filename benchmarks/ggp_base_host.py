@@ -49,13 +49,13 @@ def wait_listening(port: int, process: subprocess.Popen[bytes], what: str) -> No
 
 @contextmanager
 def serving(command: Callable[[int], list[str]], log: Path, what: str,
-            env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run a player process (``command(port)``) until the block ends; yields its ``host:port``. The
-    process leads a new session, and the whole group is killed at the end."""
+            env: dict[str, str] | None = None, cwd: Path | None = None) -> Iterator[str]:
+    """Run a player process (``command(port)``, in ``cwd``) until the block ends; yields its ``host:port``.
+    The process leads a new session, and the whole group is killed at the end."""
     port = free_port()
     with log.open("ab") as sink:
         process = subprocess.Popen(command(port), stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
-                                   env=env)
+                                   env=env, cwd=cwd)
     try:
         wait_listening(port, process, what)
         yield f"127.0.0.1:{port}"

@@ -45,7 +45,7 @@ from aiohttp import web
 
 from ggp.errors import InputError
 from ggp.manager import archive, repository, scheduler
-from ggp.manager.fields import reject_unknown
+from ggp.manager.fields import read_json, reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
 from ggp.manager.records import MatchRecord, to_dict
 from ggp.manager.service import GameRejected, Manager, MatchRequest
@@ -167,12 +167,7 @@ async def _json_body(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise web.HTTPUnsupportedMediaType(
             reason=f"the request body must be JSON (Content-Type: application/json), not {request.content_type!r}")
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise InputError("the request body is not valid JSON") from None
-    except RecursionError:
-        raise InputError("the request body is JSON nested too deeply") from None
+    data = await read_json(request)
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object")
     return data

@@ -31,6 +31,7 @@ from aiohttp import web
 from ggp.errors import GgpError, InputError
 from ggp.gdl.parser import SList, read_sexprs, sexpr_to_term
 from ggp.manager.agon import AgonTable
+from ggp.manager.fields import read_json
 from ggp.manager.rating_log import rate_match
 from ggp.manager.records import MatchRecord, from_dict, to_dict
 from ggp.manager.service import Manager
@@ -317,12 +318,7 @@ async def import_match(request: web.Request) -> web.Response:
     then stored (201 ``{matchId, imported}``; ``imported`` false when it was there already) or refused
     (400 with the first bad step)."""
     manager = request.app[MANAGER]
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise InputError("the request body is not valid JSON") from None
-    except RecursionError:
-        raise InputError("the request body is JSON nested too deeply") from None
+    data = await read_json(request)
     game = request.query.get("game") or None
     record = record_to_import(data, game)
 

@@ -1,5 +1,6 @@
-"""Strict request bodies: a field the API does not know is a 400 naming it, never silently dropped
-(a typo such as ``"playclok"`` would otherwise start a match with the default clock).
+"""Strict request bodies: JSON that does not decode is a 400 saying so (:func:`read_json`), and a field
+the API does not know is a 400 naming it, never silently dropped (a typo such as ``"playclok"`` would
+otherwise start a match with the default clock).
 
 >>> reject_unknown({"game": "nim", "playclok": 3}, ("game", "players", "playclock"))
 Traceback (most recent call last):
@@ -9,10 +10,23 @@ ggp.errors.InputError: unknown field 'playclok'; expected game, players or playc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from aiohttp import web
+
 from ggp.errors import InputError
+
+
+async def read_json(request: web.Request) -> Any:
+    """The request body as JSON; :class:`InputError` (400) when it is not JSON or nested too deeply."""
+    try:
+        return await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise InputError("the request body is not valid JSON") from None
+    except RecursionError:
+        raise InputError("the request body is JSON nested too deeply") from None
 
 
 def reject_unknown(data: Mapping[str, Any], allowed: Iterable[str], what: str = "") -> None:

@@ -161,29 +161,8 @@ def test_ggp_base_hosts_each_of_our_players_without_errors(game: str, spec: str,
     if not path.is_file():
         path = SHARED / "gdl-corpus" / f"{game}.kif"
     roles = len(parse_kif(path.read_text()).roles)
-    processes: list[subprocess.Popen[bytes]] = []
-    seats = []
-    try:
-        for seat in range(roles):
-            port = free_port()
-            log = tmp_path / f"seat{seat}.log"
-            command = ([sys.executable, "-m", "ggp", "player", spec, "--port", str(port), "--name", "ours"] if seat == 0
-                       else [str(PEER), "PlayerMain", str(port), "RandomGamer"])
-            with log.open("wb") as sink:
-                processes.append(subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT))
-            wait_listening(port, processes[-1], log)
-            seats.append(f"127.0.0.1:{port}")
-        result = subprocess.run([str(PEER), "RunMatch", str(path), "10", "1", *seats], capture_output=True, text=True,
-                                timeout=240)
-    finally:
-        for process in processes:
-            process.kill()
-            process.wait(timeout=30)
-    assert result.returncode == 0, result.stderr[-2000:]
-    record = json.loads(result.stdout)
-    ours = [step[0] for step in record.get("errors", []) if step[0]]
-    assert ours == [], (ours, (tmp_path / "seat0.log").read_text()[-3000:])
-    assert len(record["moves"]) >= 3
+    _host_our_player(tmp_path, path, roles, [sys.executable, "-m", "ggp", "player", spec, "--name", "ours"],
+                     start_clock=10, play_clock=1)
 
 
 @pytest.mark.slow
@@ -195,26 +174,39 @@ def test_ggp_base_records_no_nil_illegal_move_or_timeout_of_ours_while_our_setup
     if shutil.which("java") is None or not PEER.is_file():
         missing("java and ../shared/peer (ggp-base) for the interoperability test")
     path = ROOT / "kif" / "ticTacToe" / "ticTacToe.kif"
+    _host_our_player(tmp_path, path, 2, [sys.executable, "-m", "tests.helpers.slow_player", "{port}", "mcts"],
+                     start_clock=3, play_clock=2)
+
+
+def _host_our_player(tmp_path: Path, path: Path, roles: int, ours: list[str], *, start_clock: int,
+                     play_clock: int) -> None:
+    """ggp-base's GameServer plays ``path`` with our player (``ours``, with ``--port PORT`` added, or its
+    ``{port}`` filled in) in the first seat and ggp-base's RandomGamer in the others; asserts the host
+    recorded no TO, IL or CE of ours and that the match had a few steps."""
     processes: list[subprocess.Popen[bytes]] = []
     seats = []
     try:
-        for seat in range(2):
+        for seat in range(roles):
             port = free_port()
             log = tmp_path / f"seat{seat}.log"
-            command = ([sys.executable, "-m", "tests.helpers.slow_player", str(port), "mcts"] if seat == 0
-                       else [str(PEER), "PlayerMain", str(port), "RandomGamer"])
+            if seat:
+                command = [str(PEER), "PlayerMain", str(port), "RandomGamer"]
+            elif "{port}" in ours:
+                command = [part.replace("{port}", str(port)) for part in ours]
+            else:
+                command = [*ours, "--port", str(port)]
             with log.open("wb") as sink:
                 processes.append(subprocess.Popen(command, cwd=ROOT, stdout=sink, stderr=subprocess.STDOUT))
             wait_listening(port, processes[-1], log)
             seats.append(f"127.0.0.1:{port}")
-        result = subprocess.run([str(PEER), "RunMatch", str(path), "3", "2", *seats], capture_output=True, text=True,
-                                timeout=240)
+        result = subprocess.run([str(PEER), "RunMatch", str(path), str(start_clock), str(play_clock), *seats],
+                                capture_output=True, text=True, timeout=240)
     finally:
         for process in processes:
             process.kill()
             process.wait(timeout=30)
     assert result.returncode == 0, result.stderr[-2000:]
     record = json.loads(result.stdout)
-    ours = [step[0] for step in record.get("errors", []) if step[0]]
-    assert ours == [], (ours, (tmp_path / "seat0.log").read_text()[-3000:])
+    ours_errors = [step[0] for step in record.get("errors", []) if step[0]]
+    assert ours_errors == [], (ours_errors, (tmp_path / "seat0.log").read_text()[-3000:])
     assert len(record["moves"]) >= 3
