@@ -3,7 +3,9 @@
 A message is parsed by a pure-Python KIF reader at roughly 10 µs a character (a 1 MB ``(a a a ...)``
 took 10-21 s), so its size is its parsing time: each kind gets the size it needs, no more. A START or
 PREVIEW carries the rules: the largest games of the GDL corpus are under 50 KB (stateSpaceLarge 46 KB,
-chess 38 KB), so :data:`MAX_RULES_CHARS` leaves twenty times that. Every other message (PLAY, STOP,
+chess 38 KB), so :data:`MAX_RULES_CHARS` leaves twenty times that; and since memory and parsing time follow the number of
+tokens more than the characters, :data:`MAX_RULES_TOKENS` bounds those too (1 MiB of ``a a a`` is 500,000
+tokens: parsed, its terms held 560 MB in the player server). Every other message (PLAY, STOP,
 ABORT, INFO) carries at most a joint move, and a player's reply at most one move or an INFO list, so
 :data:`MAX_MESSAGE_CHARS` and :data:`MAX_REPLY_CHARS` are small. Clocks are whole seconds between the
 bounds below: a START outside them is refused with ``error:`` naming the bound, because a player
@@ -23,6 +25,10 @@ import re
 
 MAX_RULES_CHARS = 1024 * 1024
 """Largest START or PREVIEW (the rules travel in it): 1 MiB, twenty times the largest corpus game."""
+
+MAX_RULES_TOKENS = 150_000
+"""Most tokens (names, variables, parentheses) a START or PREVIEW may have: ten times the largest corpus
+game (stateSpaceLarge, 13,716)."""
 
 MAX_MESSAGE_CHARS = 16 * 1024
 """Largest PLAY, STOP, ABORT or INFO: a joint move of many roles fits many times over."""
@@ -63,6 +69,26 @@ def message_kind(text: str) -> str:
 def size_limit(text: str) -> int:
     """The largest size a message of this kind may have (:data:`MAX_RULES_CHARS` for START and PREVIEW)."""
     return MAX_RULES_CHARS if message_kind(text) in ("start", "preview") else MAX_MESSAGE_CHARS
+
+
+def size_problem(text: str) -> str | None:
+    """Why a message is too large to parse (one line naming the bound), or ``None``: over its kind's
+    :func:`size_limit` in characters, or a START or PREVIEW over :data:`MAX_RULES_TOKENS` tokens (counted
+    at C speed, without parsing, only for texts too large for a real game to need it).
+
+    >>> size_problem("(START m r (" + "a " * 200_000 + ") 10 5)")
+    'a START may have at most 150000 tokens (this one has about 200010)'
+    >>> size_problem("(START m r ((role r)) 10 5)") is None
+    True
+    """
+    limit = size_limit(text)
+    if len(text) > limit:
+        return f"a message of this kind may have at most {limit} characters"
+    if limit == MAX_RULES_CHARS and len(text) > MAX_RULES_TOKENS:  # fewer characters cannot hold more tokens
+        tokens = len(text.split()) + text.count("(") + text.count(")")
+        if tokens > MAX_RULES_TOKENS:
+            return f"a {message_kind(text).upper()} may have at most {MAX_RULES_TOKENS} tokens (this one has about {tokens})"
+    return None
 
 
 def clock_problem(start_clock: int, play_clock: int) -> str | None:

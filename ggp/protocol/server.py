@@ -85,7 +85,7 @@ from ggp.protocol.httpguard import CappedSite as CappedSite
 from ggp.protocol.httpguard import ConnectionCap as ConnectionCap
 from ggp.protocol.httpguard import cap_connections
 from ggp.protocol.httpguard import cross_site as cross_site
-from ggp.protocol.limits import MAX_RULES_CHARS, clock_problem, size_limit
+from ggp.protocol.limits import MAX_RULES_CHARS, clock_problem, size_problem
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -141,6 +141,11 @@ fallback, the first legal move, can throw a game."""
 STANDBY_RESERVE = 0.2
 """Seconds before the reply deadline at which the host stops waiting for the player's seat to be set up
 or to apply the moves, and takes the standby seat's legal moves (computed meanwhile) instead."""
+
+STANDBY_MAX_RULES = 20_000
+"""Rules (sentences) above which a match gets no standby seat: the standby runs in the server's own
+process, so rules this large (35x the largest corpus game, alexChess's 579; a hostile 1 MiB START has
+500,000) would hold its memory and, being pure Python, share its time with the event loop."""
 
 MAX_RESTARTS = 3
 """How often one match's player is started again (a fresh worker, the recovery engine) before the
@@ -510,6 +515,10 @@ class PlayerHost:
         """Start the match's standby seat in its thread (GDL matches, when the host has a standby engine)."""
         if self._standby_factory is None or match.gdl2 or match.description is None:
             return
+        if len(match.description.rules) > STANDBY_MAX_RULES:
+            log.info("match %s: no standby engine for %d rules (over %d)", match.match_id,
+                     len(match.description.rules), STANDBY_MAX_RULES)
+            return
         seat = match.standby = Seat(match.match_id, match.role)
         player: Player = StandbyPlayer()
         started = asyncio.get_running_loop().run_in_executor(
@@ -780,10 +789,10 @@ async def _handle_get(request: web.Request) -> web.Response:
 
 async def _respond(request: web.Request, text: str, received: float, via_get: bool = False) -> web.Response:
     log.debug("from %s: %s", request.remote, text[:500])
-    limit = size_limit(text)
-    if len(text) > limit:
-        log.warning("refused a message of %d characters from %s (limit %d)", len(text), request.remote, limit)
-        return web.Response(status=413, text=f"a message of this kind may have at most {limit} characters")
+    too_large = size_problem(text)
+    if too_large is not None:
+        log.warning("refused a message of %d characters from %s: %s", len(text), request.remote, too_large)
+        return web.Response(status=413, text=too_large)
     try:
         message = await request.app[PARSE_LANE].parse(text, parse_message)
     except ProtocolError as exc:

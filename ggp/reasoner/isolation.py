@@ -297,8 +297,12 @@ class Worker:
                 raise IsolationError("stopped", "the worker was stopped")
             process = await self._ensure_started()
             assert process.stdout is not None
+            request = (function.__module__, function.__qualname__, args)
             try:
-                self._write(process, pickle.dumps((function.__module__, function.__qualname__, args)))
+                # Rules are pickled in a thread: a START of 1 MiB of rules took 13 s to pickle, which on
+                # the event loop made the server deaf (benchmarks/hostile.py, attack 2).
+                data = await asyncio.to_thread(pickle.dumps, request) if _carries_rules(args) else pickle.dumps(request)
+                self._write(process, data)
                 frame = await asyncio.wait_for(self._read_frame(process.stdout), seconds)
             except TimeoutError:
                 self.kill()
@@ -431,3 +435,18 @@ def _serve_main() -> None:
 def _double(value: int) -> int:
     """The doctest's job."""
     return 2 * value
+
+
+def _carries_rules(args: tuple[Any, ...], depth: int = 3) -> bool:
+    """True when a call's arguments (or tuples among them, ``depth`` levels down) hold a game's rules (a
+    :class:`~ggp.gdl.terms.Description`, or text over 64 KiB): pickling them may take seconds, so
+    :meth:`Worker.call` does it off the event loop.
+
+    >>> from ggp.gdl.parser import parse_kif
+    >>> _carries_rules(("start", ("m1", parse_kif("(role a)")), 20)), _carries_rules(("choose", (False, 1.0)))
+    (True, False)
+    """
+    from ggp.gdl.terms import Description
+
+    return any(isinstance(arg, Description) or (isinstance(arg, str | bytes) and len(arg) > 65536)
+               or (depth > 1 and isinstance(arg, tuple) and _carries_rules(arg, depth - 1)) for arg in args)

@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestServer
 
 from ggp.manager.service import Manager, MatchRequest
 from ggp.protocol import server
-from ggp.protocol.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, MAX_RULES_CHARS
+from ggp.protocol.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, MAX_RULES_CHARS, MAX_RULES_TOKENS
 from ggp.protocol.messages import Message, parse_message
 from ggp.protocol.parsing import ParseLane
 from tests.helpers.fake_players import FakePlayer, constant
@@ -40,6 +40,9 @@ async def test_messages_over_their_kinds_size_are_refused_unparsed(player_app: t
     assert status == 413 and str(MAX_MESSAGE_CHARS) in reason
     status, _ = await post(port, f"(START m1 first ({'(role first) ' * (MAX_RULES_CHARS // 13)}) 10 5)")
     assert status == 413
+    # Under the character limit but 500,000 tokens: parsed, its terms held 560 MB (hostile.py, quiet machine).
+    status, reason = await post(port, "(START big r (" + " ".join(["a"] * (MAX_RULES_CHARS // 2 - 40)) + ") 10 5)")
+    assert status == 413 and f"at most {MAX_RULES_TOKENS} tokens" in reason
     assert (await post(port, "(INFO)"))[0] == 200
 
 
