@@ -116,17 +116,22 @@ KIND_EXAMPLES: dict[GameKind, str] = {
 
 
 def game_kind(path: Path, text: str) -> GameKind | None:
-    """What kind of game a file holds: by its extension, and for ``.txt`` or an unknown one by how its text
-    starts (KIF with ``;`` or ``(``, SBG with ``<<``); ``None`` when neither tells."""
+    r"""What kind of game a file holds: by its extension, and for ``.txt`` or an unknown one by its first
+    line that is neither blank nor a ``;`` comment (KIF and Sokoban files both comment with ``;``): KIF
+    starts with ``(``, SBG with ``<<``; ``None`` when nothing tells.
+
+    >>> game_kind(Path("a.txt"), "; title\n#####\n#@$.#\n#####"), game_kind(Path("a.txt"), ";; tic\n(role x)")
+    ('sokoban', 'kif')
+    """
     suffix = path.suffix.lower()
     if suffix in KIF_SUFFIXES:
         return "kif"
     if suffix in SBG_SUFFIXES:
         return "sbg"
-    start = text.lstrip()[:2]
-    if start.startswith((";", "(")):
+    first = next((line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")), "")
+    if first.startswith("("):
         return "kif"
-    if start == "<<":
+    if first.startswith("<<"):
         return "sbg"
     return "sokoban" if suffix in SOKOBAN_SUFFIXES else None
 

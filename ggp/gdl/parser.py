@@ -346,25 +346,23 @@ def _words(item: SExpr) -> Iterator[Word]:
 
 def case_merges(items: list[SExpr]) -> tuple[tuple[str, ...], ...]:
     """The spellings that folding case would merge into one symbol: names (keywords and ``not``/``or``/
-    ``distinct`` aside, which ignore case in every reader) written in several ways anywhere, and
-    variables written in several ways within one sentence; each group sorted, the groups in source order.
+    ``distinct`` aside, which ignore case in every reader) written in several ways anywhere; each group
+    sorted, in source order.
+
+    Variables are not symbols: ``?X`` and ``?x`` in one rule are one variable in GDL, and such a rule is
+    nearly always a typo of its author's (the seed game's ``?otherPlayer``/``?otherplayer``, whose known
+    values hold only when they are one), so they alone never switch a game to case-sensitive reading.
 
     >>> case_merges(read_sexprs("(type t2 VerticalTerrorist) (<= (p ?X) (verticalTerrorist ?x) (ROLE r))"))
-    (('VerticalTerrorist', 'verticalTerrorist'), ('?X', '?x'))
+    (('VerticalTerrorist', 'verticalTerrorist'),)
     """
     names: dict[str, dict[str, None]] = {}
-    merged: dict[tuple[str, ...], None] = {}
     for item in items:
-        variables: dict[str, dict[str, None]] = {}
         for word in _words(item):
             lowered = word.text.lower()
-            if word.is_var:
-                variables.setdefault(lowered, {})[word.text] = None
-            elif lowered not in KEYWORDS and lowered not in RESERVED:
+            if not word.is_var and lowered not in KEYWORDS and lowered not in RESERVED:
                 names.setdefault(lowered, {})[word.text] = None
-        merged.update((tuple(sorted(spellings)), None) for spellings in variables.values() if len(spellings) > 1)
-    groups = [tuple(sorted(spellings)) for spellings in names.values() if len(spellings) > 1]
-    return (*groups, *merged)
+    return tuple(tuple(sorted(spellings)) for spellings in names.values() if len(spellings) > 1)
 
 
 _WARNED: set[int] = set()

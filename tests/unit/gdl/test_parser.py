@@ -181,16 +181,17 @@ def test_a_text_whose_names_folding_would_merge_is_read_case_sensitively_with_on
 
 
 @pytest.mark.parametrize("text", [
-    "(role a) (<= (p ?X) (q ?x))",  # two spellings of a variable in one rule are two variables for ggp-base
     "(role a) (Cell 1) (<= p (cell 1))",
+    "(role a) (<= (P ?X) (q ?x)) (<= (p ?y) (q ?y))",  # a name merge also keeps ?X and ?x apart, as ggp-base
 ])
-def test_every_merge_of_names_or_of_variables_in_one_rule_counts(text: str) -> None:
+def test_every_merge_of_names_counts(text: str) -> None:
     assert parse_kif(text).case_sensitive
 
 
 @pytest.mark.parametrize("text", [
     "(ROLE a) (Role b) (<= TERMINAL (TRUE (Done)))",  # keywords fold in every reading
     "(role a) (<= (p ?X) (q ?X)) (<= (r ?x) (q ?x))",  # ?X and ?x in different rules never meet
+    "(role a) (<= (p ?X) (q ?x))",  # variables are no symbols: one variable in GDL (a typo, as in the seed game)
     "(role a) (Cell 1) (<= p (Cell 1))",  # one spelling each
 ])
 def test_a_plain_text_keeps_folding_case_without_a_warning(text: str, caplog: pytest.LogCaptureFixture) -> None:
