@@ -42,7 +42,7 @@ def main() -> None:
     print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())} on {os.cpu_count()} cores")
 
     started = time.perf_counter()
-    game = _load_game(args.game)
+    game, _ = _load_game(args.game)
     machine_for(game, KifMachines(args.engine))  # compiles (or loads the cached circuit) once, as the CLI's check does
     reason = check_playable(game, KifMachines(args.engine), seed=args.seed)
     prepared = time.perf_counter() - started

@@ -43,7 +43,7 @@ def main() -> None:
           f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     for path in paths:
         started = time.perf_counter()
-        game = _load_game(path)
+        game, _ = _load_game(path)
         reason = check_playable(game, KifMachines(args.engine), seed=args.seed)
         if reason:
             print(f"{game.key}: unplayable: {reason}")

@@ -111,7 +111,8 @@ def test_a_person_plays_a_whole_tic_tac_toe_game_against_random_by_clicking(
     background = page.locator("#result").evaluate("e => getComputedStyle(e).backgroundColor")
     assert (background == "rgb(229, 245, 236)") == (outcome == "won"), background  # the green of .result
     page.click("#play-again")
-    expect(page).to_have_url(re.compile(r"#/play/ticTacToe\.[0-9a-f]+/xplayer$"))
+    # The old page's URL has the same shape: wait until the new match's id is in it.
+    expect(page).to_have_url(re.compile(rf"#/play/ticTacToe\.(?!{match_id.split('.')[1]})[0-9a-f]+/xplayer$"))
     again, role = seat_url(page)
     assert again != match_id and role == "xplayer"
     expect(page.locator("#play-status")).to_have_text(re.compile("Your move|Waiting"))
