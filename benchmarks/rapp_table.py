@@ -14,7 +14,8 @@ Stages (each reads what the earlier ones left under ``--out``, default benchmark
   (``evolved-k{K}-run{R}/recheck.jsonl``): the fitness evolution saved is the estimate it selected on,
   biased upwards.
 - ``export``: what the table needs, into benchmarks/data (committed; plays gzipped without their moves): the
-  final games of every finished run and their ``recheck`` plays (``evolved/k{K}-run{R}/``), the generated
+  final games of every finished run, its course (``history.json.gz``: every generation's saved fitness) and its
+  ``recheck`` plays (``evolved/k{K}-run{R}/``), the generated
   games and, once all are played, their plays (``rapp_generated/``). ``recheck`` and ``table`` fall back on
   them for whatever is absent under ``--out``.
 - ``table``: Max / Avg / share promising (fitness >= ``--promising``) with 95% intervals of the means,
@@ -315,7 +316,8 @@ def stage_export(args: argparse.Namespace) -> None:
                 (target / name).write_text(to_sbg(ind.game), encoding="utf-8")
                 records.append({"file": name, "fitness_saved": round(ind.result.fitness, 12), "params": ind.params})
             (target / "population.json").write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
-            print(f"{folder.name}: {len(records)} final games -> {target}")
+            write_history(load_run(folder), target / HISTORY_GZ)
+            print(f"{folder.name}: {len(records)} final games and the fitness of every generation -> {target}")
     for k in (3, 4):  # the fresh plays of every run, including runs only committed (committed-k{K}-run{R})
         for folder in sorted((args.out / "rapp_table").glob(f"*-k{k}-run*")):
             if (folder / "recheck.jsonl").exists():
@@ -337,6 +339,30 @@ def stage_export(args: argparse.Namespace) -> None:
             print(f"{len(plays)} plays -> {COMMITTED_GENERATED / 'plays.jsonl.gz'}")
         else:
             print(f"generated plays not exported: {len(plays)} of {wanted} played (run `generated` to finish)")
+
+
+HISTORY_GZ = "history.json.gz"
+"""Per evolution run: the fitness evolution saved for every individual of every generation (its course)."""
+
+
+def write_history(history: Sequence[Sequence[Individual]], path: Path) -> None:
+    """Commit an evolution run's course: one list of saved fitness values per generation (gzipped, stable bytes)."""
+    fitness = [[round(ind.result.fitness, 6) for ind in population] for population in history]
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
+        handle.write((json.dumps({"generations": fitness}) + "\n").encode("utf-8"))
+
+
+def history_lines(generations: int) -> list[str]:
+    """Best and mean saved fitness at the first, middle and last generation of each run whose history is
+    committed (``export`` writes it; runs before 2026-11-27 did not keep theirs)."""
+    lines = []
+    for path in sorted(COMMITTED_EVOLVED.glob(f"k*-run*/{HISTORY_GZ}")):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            course = json.load(handle)["generations"]
+        marks = sorted({0, len(course) // 2, len(course) - 1})
+        lines.append(f"- {path.parent.name}: " + ", ".join(
+            f"generation {g} best {max(course[g]):.3f} mean {_mean(course[g]):.3f}" for g in marks))
+    return lines
 
 
 def evolved_fitness(models: dict[int, RappModel], out: Path, generations: int) -> dict[int, list[float]]:
@@ -419,6 +445,10 @@ def stage_table(args: argparse.Namespace) -> None:
         print("\nGenerated games, derived (D, B, Q over playable games; f with unplayable ones as 0; without the "
               "generated plays only the pawn reach):")
         print("\n".join(derived))
+    history = history_lines(args.generations)
+    if history:
+        print("\nEvolution runs' course (saved fitness of each generation's population):")
+        print("\n".join(history))
 
 
 def pawn_reach(game: SbgGame) -> float:

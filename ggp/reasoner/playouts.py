@@ -49,6 +49,10 @@ class TreeRootStatistics:
     """At a proven root where the role chooses, the move its proof takes: the quickest of its best-valued
     moves when that value is the role's highest goal, else the slowest (a fallible opponent must still
     find the win); None elsewhere."""
+    line: tuple[Move, float] | None = None
+    """In a game with one role and no chance: the first move of the best line the search has played to the end
+    (the moves of its best-scoring iteration) and that line's goal (0..1), which following it guarantees; None
+    elsewhere or before one ended."""
 
 
 class MctsTree(Protocol):

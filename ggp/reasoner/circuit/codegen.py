@@ -454,7 +454,11 @@ int32_t ggp_playouts(const game_t *G, int64_t n, uint64_t seed, int64_t nwords, 
    RAVE (Gelly & Silver 2007, as CadiaPlayer uses it; ggp_mcts_set_rave): each edge also keeps all-moves-as-
    first statistics (the goals of the iterations in which its role played its move at the node or later,
    in the tree or in a single playout), and UCB1 takes beta * AMAF mean + (1 - beta) * mean, with
-   beta = sqrt(k / (3 n + k)) for an edge of n visits. */
+   beta = sqrt(k / (3 n + k)) for an edge of n visits.
+   Best line (one-role games, one playout per leaf): the moves of the iteration with the highest goal that
+   reached a terminal state (tree path, then playout) are kept with the state they start from; in a game
+   with one role and no chance they guarantee that goal, so the player follows them (ggp_mcts_line) while
+   the search looks for better. Rerooting along the line's first move keeps the rest of it. */
 
 typedef struct {
   int32_t edge;     /* first edge of the node: role-major, nmov[r] edges per role */
@@ -506,6 +510,13 @@ typedef struct {
   uint64_t *played;  /* RAVE: bit set of the moves played in the running iteration below the backed-up node */
   int32_t *unplay;   /* the moves set in `played`, to clear it after the iteration */
   int64_t un;
+  int32_t *pmoves;   /* best line: the running single playout's moves (one-role games only, else NULL) */
+  int64_t pmn;
+  int32_t pl_terminal; /* the last single playout ended in a terminal state (not cut, not stuck) */
+  int32_t *line;     /* best line: its moves from line_root, line_n of them, line_goal its goal (-1: none) */
+  int64_t line_n, line_cap;
+  double line_goal;
+  uint64_t *line_root;
 } mtree_t;
 
 static double now_seconds(void) {
@@ -829,9 +840,12 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
   int32_t *chosen = T->cnt;
   load_packed(G, v, packed);
   T->tn = 0;
+  T->pmn = 0;
+  T->pl_terminal = 0;
   for (int64_t depth = 0;; depth++) {
     G->phase_a(G, v);
-    int fin = (RD(term, 0) & 1) || depth >= T->max_depth;
+    T->pl_terminal = (int32_t)(RD(term, 0) & 1);
+    int fin = T->pl_terminal || depth >= T->max_depth;
     if (!fin) G->lane0_legal(G, v, bits); /* a bit set: no branch per move (legality is unpredictable) */
     for (int r = 0; r < NR && !fin; r++) {
       const int32_t low = G->role_off[r], high = G->role_off[r + 1];
@@ -845,6 +859,7 @@ static void single_playout(mtree_t *T, const uint64_t *packed) {
       if (T->played && n > 1 && !T->chance[r]) rave_mark(T, chosen[r]);
     }
     if (fin) break;
+    if (T->pmoves) T->pmoves[T->pmn++] = chosen[0];
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 1;
     G->phase_b(G, v);
     G->lane0_next(G, v, tmp);
@@ -918,14 +933,41 @@ static int try_solve(mtree_t *T, int32_t id) {
   return 1;
 }
 
+/* Best line: keeps the running iteration's moves (its tree path of `depth` joint moves, then the playout's
+   when `with_playout`) when its goal beats the kept line's. 0, or -1 when out of memory. */
+static int keep_line(mtree_t *T, int64_t depth, int with_playout) {
+  mstore_t *S = &T->s;
+  if (T->g[0] <= T->line_goal) return 0;
+  int64_t n = depth + (with_playout ? T->pmn : 0);
+  if (n > T->line_cap) {
+    int64_t cap = n > 2 * T->line_cap ? n : 2 * T->line_cap;
+    int32_t *line = realloc(T->line, sizeof(int32_t) * (size_t)cap);
+    if (!line) return -1;
+    T->line = line;
+    T->line_cap = cap;
+  }
+  for (int64_t d = 0; d < depth; d++) T->line[d] = S->emove[S->node[T->path[d]].edge + T->ppicks[d]];
+  if (with_playout) memcpy(T->line + depth, T->pmoves, sizeof(int32_t) * (size_t)T->pmn);
+  T->line_n = n;
+  T->line_goal = T->g[0];
+  memcpy(T->line_root, S->state, sizeof(uint64_t) * T->nw);
+  return 0;
+}
+
 /* One selection-expansion-playout-backup pass; 0, or -1 when out of memory for the path. */
 static int iterate(mtree_t *T) {
   mstore_t *S = &T->s;
   const int NR = T->nr;
   int64_t depth = 0;
   int32_t id = 0, end = -1; /* end: the stored node the iteration ended at (proven, or the new leaf) */
+  int line_end = 0, with_playout = 0; /* best line: the iteration ended in a terminal state; through a playout */
   for (;;) {
-    if (S->node[id].solved) { memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR); end = id; break; }
+    if (S->node[id].solved) {
+      memcpy(T->g, S->goal + (int64_t)id * NR, sizeof(double) * NR);
+      end = id;
+      line_end = S->node[id].terminal;
+      break;
+    }
     if (depth == T->pcap) {
       int64_t pcap = 2 * T->pcap;
       int32_t *path = realloc(T->path, sizeof(int32_t) * pcap);
@@ -947,8 +989,14 @@ static int iterate(mtree_t *T) {
     eval_next(T->G, T->v, S->state + (int64_t)id * T->nw, T->moves, T->next, T->sees);
     child = T->full ? -1 : add_node(T, S, T->next, id, picks);
     if (child < 0) T->full = 1;
-    if (child >= 0 && S->node[child].terminal) memcpy(T->g, S->goal + (int64_t)child * NR, sizeof(double) * NR);
-    else leaf_playouts(T, T->next);
+    if (child >= 0 && S->node[child].terminal) {
+      memcpy(T->g, S->goal + (int64_t)child * NR, sizeof(double) * NR);
+      line_end = 1;
+    } else {
+      leaf_playouts(T, T->next);
+      line_end = T->ppl == 1 && T->pl_terminal;
+      with_playout = 1;
+    }
     if (child >= 0) S->node[child].count++;
     end = child;
     break;
@@ -965,6 +1013,7 @@ static int iterate(mtree_t *T) {
     }
   }
   if (T->played) rave_backup(T, depth);
+  if (T->pmoves && line_end && keep_line(T, depth, with_playout) != 0) return -1;
   if (T->solver) {
     for (int64_t d = depth - 1; d >= 0 && end >= 0 && S->node[end].solved; d--) {
       mark_proven(T, T->path[d], T->ppicks + d * NR, end);
@@ -981,7 +1030,7 @@ void ggp_mcts_free(mtree_t *T) {
   free(T->chance); free(T->flags); free(T->sees); free(T->start); free(T->v); free(T->next);
   free(T->legal); free(T->moves); free(T->cnt); free(T->g); free(T->sums); free(T->path); free(T->ppicks);
   free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail); free(T->gmax);
-  free(T->played); free(T->unplay);
+  free(T->played); free(T->unplay); free(T->pmoves); free(T->line); free(T->line_root);
   free(T);
 }
 
@@ -1044,6 +1093,12 @@ mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t p
   T->ppicks = malloc(sizeof(int32_t) * T->pcap * G->nr);
   T->bits = calloc((size_t)G->nm / 64 + 1, sizeof(uint64_t));
   T->gmax = calloc((size_t)G->nr, sizeof(double));
+  T->line_goal = -1.0;
+  if (G->nr == 1 && !chance[0]) {
+    T->pmoves = malloc(sizeof(int32_t) * (size_t)(max_depth + 1));
+    T->line_root = calloc((size_t)G->nw, sizeof(uint64_t));
+    if (!T->pmoves || !T->line_root) { ggp_mcts_free(T); return NULL; }
+  }
   if (T->gmax) for (int k = 0; k < G->ng; k++) {
     double value = (double)G->goal_value[k] / 100.0;
     if (value > T->gmax[G->goal_role[k]]) T->gmax[G->goal_role[k]] = value;
@@ -1125,6 +1180,18 @@ static int keep_subtree(mtree_t *T, int32_t top) {
 int32_t ggp_mcts_reroot(mtree_t *T, const uint64_t *packed) {
   const mstore_t *S = &T->s;
   const size_t size = sizeof(uint64_t) * T->nw;
+  if (T->line_n > 0 && memcmp(T->line_root, packed, size)) { /* the best line goes on only along its first move */
+    T->moves[0] = T->line[0];
+    eval_next(T->G, T->v, T->line_root, T->moves, T->next, T->sees);
+    if (!memcmp(T->next, packed, size)) {
+      memmove(T->line, T->line + 1, sizeof(int32_t) * (size_t)(T->line_n - 1));
+      T->line_n--;
+      memcpy(T->line_root, packed, size);
+    } else {
+      T->line_n = 0;
+    }
+    if (T->line_n == 0) T->line_goal = -1.0;
+  }
   if (!memcmp(S->state, packed, size)) return 1;
   int32_t found = -1;
   for (int32_t c = S->node[0].child; c >= 0 && found < 0; c = S->node[c].sibling) {
@@ -1181,6 +1248,18 @@ int32_t ggp_mcts_proven(const mtree_t *T, int32_t role, double *proven, double *
   }
   *value = S->node[0].solved ? S->goal[role] : -1.0;
   return S->node[0].solved;
+}
+
+/* The best line at the root (see the comment on the tree): the index of its first move among the root's moves
+   of the game's one role, its goal (0..1) in *goal; -1 when there is none. */
+int32_t ggp_mcts_line(const mtree_t *T, double *goal) {
+  const mstore_t *S = &T->s;
+  *goal = -1.0;
+  if (T->line_n == 0 || memcmp(T->line_root, S->state, sizeof(uint64_t) * T->nw)) return -1;
+  for (int32_t i = 0; i < S->nmov[0]; i++) {
+    if (S->emove[S->node[0].edge + i] == T->line[0]) { *goal = T->line_goal; return i; }
+  }
+  return -1;
 }
 
 /* out: nodes, edges, bytes reserved, whether the arena stopped growing, root visits. */

@@ -327,6 +327,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_set_solver.restype = None
     lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P, _P]
     lib.ggp_mcts_proven.restype = ctypes.c_int32
+    lib.ggp_mcts_line.argtypes = [_P, _P]
+    lib.ggp_mcts_line.restype = ctypes.c_int32
     lib.ggp_mcts_info.argtypes = [_P, _P]
     lib.ggp_mcts_info.restype = None
 
@@ -436,6 +438,7 @@ class TreeRoot:
     totals: tuple[float, ...]  # summed goals, each in 0..1
     proven: tuple[float | None, ...]  # per move: the role's goal (0..1) under perfect play after it, None if unproven
     proof: int | None  # the index of the move a proven root's proof takes for the role (see ggp_mcts_proven)
+    line: tuple[int, float] | None = None  # one-role games: the best line's first move (index) and goal (0..1)
 
 
 class NativeTree:
@@ -510,8 +513,11 @@ class NativeTree:
         value = (ctypes.c_double * 1)()  # the root's own value: its per-move proofs say it
         choice = (ctypes.c_int32 * 1)()
         self._lib.ggp_mcts_proven(self._tree, role, proven, value, choice)
+        goal = (ctypes.c_double * 1)()
+        first = self._lib.ggp_mcts_line(self._tree, goal) if self._roles == 1 else -1
         return TreeRoot(bool(terminal), tuple(branching), tuple(moves[:n]), tuple(visits[:n]), tuple(totals[:n]),
-                        tuple(None if v < 0 else v for v in proven[:n]), None if choice[0] < 0 else choice[0])
+                        tuple(None if v < 0 else v for v in proven[:n]), None if choice[0] < 0 else choice[0],
+                        None if first < 0 else (first, goal[0]))
 
     def info(self) -> dict[str, int]:
         """Nodes, edges, bytes reserved, ``full`` (1 once the arena stopped growing) and root visits."""

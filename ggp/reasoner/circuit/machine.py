@@ -535,7 +535,8 @@ class CircuitMctsTree:
         flat = self._machine._flat_moves
         moves = tuple(flat[m] for m in root.moves)
         return TreeRootStatistics(root.terminal, root.branching, moves, root.visits, root.totals, root.proven,
-                                  None if root.proof is None else moves[root.proof])
+                                  None if root.proof is None else moves[root.proof],
+                                  None if root.line is None else (moves[root.line[0]], root.line[1]))
 
     def info(self) -> dict[str, int]:
         """Nodes, edges, bytes reserved, ``full`` (1 once the tree stopped growing) and root visits."""

@@ -44,3 +44,23 @@ def test_the_docs_rapp_table_and_example_games_are_rebuilt_exactly_from_the_comm
     published = [line for line in doc.splitlines() if line.startswith("- ") and line.split(":")[0] in
                  {example.split(":")[0] for example in examples}]
     assert published == examples
+
+
+def test_an_evolution_runs_course_is_committed_and_summarised_from_its_first_middle_and_last_generation(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    require_module("clingo")
+    bench = _load()
+    from ggp.evaluation.rapp import RappResult
+    from ggp.generation.evolution import Individual
+
+    def individual(fitness: float) -> Individual:
+        return Individual(game=None, result=RappResult(fitness), origin="test", params="classic")  # type: ignore[arg-type]
+
+    run = tmp_path / "k3-run0"
+    run.mkdir()
+    history = [[individual(f) for f in generation] for generation in ([0.2, 0.4], [0.5, 0.7], [0.9, 0.6])]
+    bench.write_history(history, run / bench.HISTORY_GZ)
+    monkeypatch.setattr(bench, "COMMITTED_EVOLVED", tmp_path)
+    assert bench.history_lines(generations=2) == [
+        "- k3-run0: generation 0 best 0.400 mean 0.300, generation 1 best 0.700 mean 0.600, "
+        "generation 2 best 0.900 mean 0.750"]

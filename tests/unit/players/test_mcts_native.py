@@ -205,3 +205,28 @@ def test_the_rave_option_reaches_the_native_search_and_is_checked() -> None:
     assert visits[0.0] != visits[500.0]  # the same seed searches differently once AMAF means count
     with pytest.raises(ValueError, match="rave is RAVE's equivalence parameter"):
         MctsPlayer(rave=-1.0)
+
+
+def test_in_a_one_role_game_the_player_follows_its_best_line_to_at_least_its_goal(tmp_path: Path) -> None:
+    from tests.unit.reasoner.test_circuit_mcts import pick_two_game
+
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game())
+    machine = circuit_machine(path, "c")
+    kept = []
+    for seed in range(8):
+        player = MctsPlayer(seed=seed, budget=Budget(iterations=40), solver=False)
+        player.start(machine, machine.roles[0], Budget())
+        state = machine.initial_state()
+        move = player.choose(state, Budget())
+        assert player._native is not None
+        first = player._native.root_statistics(0).line
+        assert first is not None  # 40 iterations always end some line
+        assert move == first[0]
+        while True:
+            state = machine.next_state(state, (move,))
+            if machine.is_terminal(state):
+                break
+            move = player.choose(state, Budget())
+        kept.append(machine.goals(state)[0] >= round(100 * first[1]))
+    assert all(kept)  # following the line guarantees its goal, whatever later searches saw

@@ -332,3 +332,42 @@ def test_rave_finds_a_good_first_move_in_fewer_iterations_where_move_order_does_
     # 80 iterations over 16 first moves: a plain mean sees each move's few playouts; an AMAF mean
     # counts every iteration that took the move at any step (seeded: 19 and 25 of 30 when written)
     assert found[500.0] >= found[0.0] + 3
+
+
+@pytest.mark.parametrize("solver", [False, True])
+def test_a_one_role_games_best_line_is_kept_along_its_moves_and_gives_its_goal(tmp_path: Path, solver: bool) -> None:
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game())
+    machine = circuit_machine(path, "c")
+    state = machine.initial_state()
+    tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False], seed=3, max_nodes=10_000,
+                             solver=solver)
+    assert tree is not None and tree.root_statistics(0).line is None  # nothing played yet
+    tree.search(300, math.inf)
+    line = tree.root_statistics(0).line
+    assert line is not None and line[1] == 1.0  # 300 iterations find one of the 6 winning orders of 3 picks
+    while not machine.is_terminal(state):  # no more search: the kept line alone leads to its goal
+        first = tree.root_statistics(0).line
+        assert first is not None and first[1] == 1.0
+        state = machine.next_state(state, (first[0],))
+        tree.reroot(state)
+    assert machine.goals(state)[0] == 100
+    assert tree.root_statistics(0).line is None  # at the end there is no move left to follow
+
+
+def test_leaving_the_best_line_drops_it_and_two_role_games_have_none(tmp_path: Path) -> None:
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game())
+    machine = circuit_machine(path, "c")
+    state = machine.initial_state()
+    tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False], seed=3, max_nodes=10_000)
+    assert tree is not None
+    tree.search(300, math.inf)
+    line = tree.root_statistics(0).line
+    assert line is not None
+    other = next(move for move in machine.legal_moves(state, machine.roles[0]) if move != line[0])
+    tree.reroot(machine.next_state(state, (other,)))
+    assert tree.root_statistics(0).line is None
+    two = tree_of(machine_of("ticTacToe"))
+    two.search(200, math.inf)
+    assert two.root_statistics(0).line is None and two.root_statistics(1).line is None
