@@ -94,6 +94,16 @@ DEFAULT_RAVE = 0.0
 40.5 of 100 at k = 50 (3,000 iterations a move), breakthrough 8 of 30 at k = 500 (1,000 iterations)."""
 
 
+DEFAULT_MIX = True
+"""Whether the move played at a simultaneous-move root is drawn from decoupled UCT's visit counts (see
+:meth:`MctsPlayer._pick_from`) rather than the most visited one."""
+
+
+DEFAULT_LINE = True
+"""Whether, in a game with one role, the player follows the best line its search has played to the end (see
+:meth:`MctsPlayer._pick_native`)."""
+
+
 class MctsPlayer(BasePlayer):
     """UCT with UCB1 (``exploration`` is the constant c on goals scaled to 0..1) and tree reuse.
 
@@ -114,6 +124,13 @@ class MctsPlayer(BasePlayer):
     all-moves-as-first statistics (the goals of the iterations in which its role played that move at the
     node or later, in the tree or the playout), and UCB1's mean of an edge of n visits becomes
     beta * AMAF mean + (1 - beta) * mean with beta = sqrt(rave / (3n + rave)).
+
+    ``mix`` draws the move played at a simultaneous-move root in proportion to its visits (among the
+    moves visited at least half as often as the most visited one); ``mix=0`` plays the most visited one.
+
+    ``line``: in a game with one role (puzzles), the native search keeps the moves of its best-scoring
+    iteration that reached the end (tree path and playout), which guarantee that score in a deterministic
+    game; the player follows them while the search looks for better (``line=0``: the most visited move).
     """
 
     name = "mcts"
@@ -128,6 +145,8 @@ class MctsPlayer(BasePlayer):
         mast: float = DEFAULT_MAST,
         solver: bool = DEFAULT_SOLVER,
         rave: float = DEFAULT_RAVE,
+        mix: bool = DEFAULT_MIX,
+        line: bool = DEFAULT_LINE,
     ) -> None:
         super().__init__(seed, budget)
         if not 0.0 <= mast <= 1.0:
@@ -139,6 +158,8 @@ class MctsPlayer(BasePlayer):
         if rave < 0.0:
             raise ValueError(f"rave is RAVE's equivalence parameter k, 0 (off) or more; found {rave}")
         self.rave = float(rave)
+        self.mix = bool(mix)
+        self.line = bool(line)
         self._stop: Callable[[], bool] | None = None
         """The running search's clock test, asked inside playouts (None under an iteration budget)."""
         self._root: _Node | None = None
@@ -218,10 +239,13 @@ class MctsPlayer(BasePlayer):
         return self._pick_native(stats, final=True)
 
     def _pick_native(self, stats: TreeRootStatistics, final: bool = False) -> Move:
-        """The proof's move at a proven root, else :meth:`_pick_from` over the root moves that
-        :func:`_unrefuted` keeps."""
+        """The proof's move at a proven root, else the best line's in a one-role game (it guarantees its goal,
+        see ``TreeRootStatistics.line``), else :meth:`_pick_from` over the root moves that :func:`_unrefuted`
+        keeps."""
         if stats.proof is not None:
             return stats.proof
+        if stats.line is not None and self.line:
+            return stats.line[0]
         keep = _unrefuted(stats.proven) if stats.proven else range(len(stats.moves))
         return self._pick_from([stats.moves[i] for i in keep], [stats.visits[i] for i in keep],
                                [stats.totals[i] for i in keep], stats.branching, final)
@@ -278,7 +302,7 @@ class MctsPlayer(BasePlayer):
         the most visited one: decoupled UCT's visit counts approximate a mixed strategy, and
         always playing the top one would be exploitable (matching pennies).
         """
-        if final and self._simultaneous(branching):
+        if final and self.mix and self._simultaneous(branching):
             top = max(visits)
             candidates = [i for i, count in enumerate(visits) if 2 * count >= top and count > 0]
             if len(candidates) > 1:
