@@ -1285,8 +1285,13 @@ typedef struct {
   int32_t *legal;   /* per level: the legal moves at its position (nm + 1 each) */
   uint64_t *pos;    /* per level: its position, then the child being tried (2 nw words each) */
   double deadline;
-  int64_t ticks;    /* playouts run: the clock is read before every 16th */
+  int64_t ticks;    /* children tried and playouts run: the clock is read before every 16th */
 } nwork_t;
+
+/* Whether the deadline has passed, read every 16th call (the first included). */
+static inline int nested_late(nwork_t *W) {
+  return (W->ticks++ & 15) == 0 && now_seconds() >= W->deadline;
+}
 
 /* The moves cur[0..n) from the root, which end the game with goal g, become the best line when g beats it.
    0, or -1 when out of memory. */
@@ -1303,7 +1308,7 @@ static int nested_keep(mtree_t *T, const nwork_t *W, int64_t n, double g) {
 /* Level 0 from `state`, d moves below the root (cur[0..d) leads there): one playout, whose moves follow in
    cur; its goal in *g, the sequence's length in *n. 1, 0 once the deadline has passed, -1 when out of memory. */
 static int nested_sample(mtree_t *T, nwork_t *W, int64_t d, const uint64_t *state, double *g, int64_t *n) {
-  if ((W->ticks++ & 15) == 0 && now_seconds() >= W->deadline) return 0;
+  if (nested_late(W)) return 0;
   single_playout(T, state);
   memcpy(W->cur + d, T->pmoves, sizeof(int32_t) * (size_t)T->pmn);
   *n = d + T->pmn;
@@ -1342,6 +1347,7 @@ static int nested_level(mtree_t *T, nwork_t *W, int32_t l, int64_t d, const uint
       if (l == 1) {
         status = nested_sample(T, W, d + 1, child, &g, &len);
       } else {
+        if (nested_late(W)) return 0; /* a level deeper than the game is long may run no playout at all */
         W->best_g[l - 1] = -1.0;
         status = nested_level(T, W, l - 1, d + 1, child);
         g = W->best_g[l - 1];
@@ -1363,7 +1369,7 @@ static int nested_level(mtree_t *T, nwork_t *W, int32_t l, int64_t d, const uint
 }
 
 /* NMCS of `level` (0: one playout) from the root, stopping once time.monotonic() reaches `deadline` (read
-   before every 16th playout): 1 when the level finished, 0 when cut off (the best line found so far stays),
+   before every 16th playout or deeper search): 1 when the level finished, 0 when cut off (the best line found so far stays),
    -1 when out of memory, -2 unless the game has one role and no chance. */
 int32_t ggp_mcts_nested(mtree_t *T, int32_t level, double deadline) {
   const game_t *G = T->G;
