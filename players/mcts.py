@@ -155,7 +155,7 @@ class MctsPlayer(BasePlayer):
     (for a share :data:`NESTED_SHARE` of a clocked decision's time; without a clock each level to its end),
     then the tree search; the sequences NMCS plays to the end feed the same best line, so the better line of
     the two decides the move. A clocked start (the start clock) is spent on NMCS from the initial state. A
-    line worth the highest goal (100) ends the decision at once. ``nested=N`` runs levels up to N, clock or
+    line worth the highest goal (100) ends the decision at once. ``nested=N`` runs levels 1 to N, clock or
     not (0: off); by default (None) levels rise until the clock's share ends, and none run without a clock.
     It needs ``line`` on.
     """
@@ -189,7 +189,8 @@ class MctsPlayer(BasePlayer):
         self.mix = bool(mix)
         self.line = bool(line)
         if nested is not None and (nested < 0 or nested != int(nested)):
-            raise ValueError(f"nested is the highest level of nested Monte-Carlo search, 0 (off) or more; found {nested}")
+            raise ValueError(f"nested is the highest level of nested Monte-Carlo search, 0 (off) or more; "
+                             f"found {nested}")
         self.nested = None if nested is None else int(nested)
         self._stop: Callable[[], bool] | None = None
         """The running search's clock test, asked inside playouts (None under an iteration budget)."""
@@ -293,9 +294,9 @@ class MctsPlayer(BasePlayer):
         return _NESTED_UNCAPPED if budget.deadline is not None else 0
 
     def _nested_search(self, tree: MctsTree, deadline: float, budget: Budget) -> None:
-        """NMCS levels 1, 2, ... (see :meth:`_nested_levels`) from the tree's root until one is cut off at ``deadline`` (or
-        ``budget``'s clock or cancel event says stop between two levels), or the best line is worth 100;
-        :attr:`last_nested` is the highest level finished."""
+        """NMCS levels 1, 2, ... (see :meth:`_nested_levels`) from the tree's root until one is cut off at
+        ``deadline`` (or ``budget``'s clock or cancel event says stop between two levels), or the best line is
+        worth 100; :attr:`last_nested` is the highest level finished."""
         nested = nested_hook(tree)
         self.last_nested = 0
         if nested is None:

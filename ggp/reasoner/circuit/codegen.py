@@ -1293,10 +1293,10 @@ static inline int nested_late(nwork_t *W) {
   return (W->ticks++ & 15) == 0 && now_seconds() >= W->deadline;
 }
 
-/* The moves cur[0..n) from the root, which end the game with goal g, become the best line when g beats it.
-   0, or -1 when out of memory. */
+/* The moves cur[0..n) from the root, which end the game with goal g, become the best line when g beats it
+   (none at a terminal root: a line has a first move). 0, or -1 when out of memory. */
 static int nested_keep(mtree_t *T, const nwork_t *W, int64_t n, double g) {
-  if (g <= T->line_goal) return 0;
+  if (n == 0 || g <= T->line_goal) return 0;
   if (line_room(T, n) != 0) return -1;
   memcpy(T->line, W->cur, sizeof(int32_t) * (size_t)n);
   T->line_n = n;
@@ -1369,8 +1369,8 @@ static int nested_level(mtree_t *T, nwork_t *W, int32_t l, int64_t d, const uint
 }
 
 /* NMCS of `level` (0: one playout) from the root, stopping once time.monotonic() reaches `deadline` (read
-   before every 16th playout or deeper search): 1 when the level finished, 0 when cut off (the best line found so far stays),
-   -1 when out of memory, -2 unless the game has one role and no chance. */
+   before every 16th playout or deeper search): 1 when the level finished, 0 when cut off (the best line found
+   so far stays), -1 when out of memory, -2 unless the game has one role and no chance. */
 int32_t ggp_mcts_nested(mtree_t *T, int32_t level, double deadline) {
   const game_t *G = T->G;
   if (!T->pmoves) return -2;
