@@ -1268,7 +1268,8 @@ int32_t ggp_mcts_line(const mtree_t *T, double *goal) {
 }
 
 /* ---- NMCS: Nested Monte-Carlo Search (Cazenave 2009) from the tree's root, games with one role and no chance ----
-   Level 0 is one playout (single_playout: the tree's playout policy, MAST when on). Level n at a position tries
+   Level 0 is one playout (single_playout: the tree's playout policy, MAST when on, whose move averages these
+   playouts feed as the tree's own do; RAVE marks are not kept). Level n at a position tries
    each legal move followed by a level n-1 search, keeps the best sequence seen so far (from the root, with its
    goal), plays that sequence's next move and repeats until the game ends; following the memorised sequence,
    a level never ends below the best it has seen. Every sequence played to a terminal state whose goal beats
