@@ -5,7 +5,8 @@ A machine that offers ``playout_goals(state, n, rng) -> Sequence[tuple[int, ...]
 engine running many playouts at once) is used for every batch; any other machine is played out one
 random joint move at a time through the StateMachine protocol. Both give goal tuples in role order.
 A machine that offers ``mcts_tree`` (:class:`MctsTreeFactory`, the compiled circuit) runs the MCTS
-player's whole search loop in its own code (:func:`mcts_tree_hook`).
+player's whole search loop in its own code (:func:`mcts_tree_hook`), and its tree may offer Nested
+Monte-Carlo Search for puzzles (:func:`nested_hook`).
 """
 
 from __future__ import annotations
@@ -93,6 +94,21 @@ def mcts_tree_hook(machine: StateMachine) -> MctsTreeFactory | None:
     :func:`batch_hook`)."""
     hook = getattr(machine, "mcts_tree", None)
     return cast(MctsTreeFactory, hook) if callable(hook) else None
+
+
+NestedSearch = Callable[[int, float], bool]
+"""An :class:`MctsTree`'s optional ``nested(level, deadline)`` method: Nested Monte-Carlo Search (Cazenave 2009)
+of ``level`` from the root in a game with one role and no chance, stopping at ``deadline`` (a
+``time.monotonic()`` time, ``math.inf`` for none); True when the level finished. The sequences it plays to
+the end feed the tree's best line (:attr:`TreeRootStatistics.line`); it raises ``ValueError`` in any other
+game."""
+
+
+def nested_hook(tree: MctsTree) -> NestedSearch | None:
+    """The tree's ``nested`` method when it has one (the compiled circuit's), else ``None`` (looked up by
+    attribute, as :func:`mcts_tree_hook`)."""
+    hook = getattr(tree, "nested", None)
+    return cast(NestedSearch, hook) if callable(hook) else None
 
 
 def require_legal(machine: StateMachine, state: State, role: Role, steps: int) -> tuple[Move, ...]:

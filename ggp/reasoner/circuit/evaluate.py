@@ -329,6 +329,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_proven.restype = ctypes.c_int32
     lib.ggp_mcts_line.argtypes = [_P, _P]
     lib.ggp_mcts_line.restype = ctypes.c_int32
+    lib.ggp_mcts_nested.argtypes = [_P, ctypes.c_int32, ctypes.c_double]
+    lib.ggp_mcts_nested.restype = ctypes.c_int32
     lib.ggp_mcts_info.argtypes = [_P, _P]
     lib.ggp_mcts_info.restype = None
 
@@ -500,6 +502,19 @@ class NativeTree:
         checked before each one; ``math.inf`` for none); returns how many ran (0 at a terminal or proven
         root)."""
         return int(self._lib.ggp_mcts_search(self._tree, iterations, deadline))
+
+    def nested(self, level: int, deadline: float) -> bool:
+        """Nested Monte-Carlo Search of ``level`` from the root (``ggp_mcts_nested``; level 0: one playout) in a
+        game with one role and no chance, stopping at ``deadline`` (a ``time.monotonic()`` time, ``math.inf``
+        for none): True when the level finished, False when cut off. Every sequence it plays to the end that
+        beats the best line becomes the best line (:attr:`TreeRoot.line`). Raises ``ValueError`` in any other
+        game and :class:`ReasonerError` when out of memory."""
+        status = self._lib.ggp_mcts_nested(self._tree, max(0, min(level, 1 << 30)), deadline)
+        if status == -2:
+            raise ValueError("nested Monte-Carlo search needs a game with one role and no chance")
+        if status < 0:
+            raise ReasonerError("out of memory for nested Monte-Carlo search")
+        return bool(status)
 
     def root(self, role: int) -> TreeRoot:
         """The root's statistics for role index ``role``."""

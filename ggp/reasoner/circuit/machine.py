@@ -530,6 +530,12 @@ class CircuitMctsTree:
     def search(self, iterations: int, deadline: float) -> int:
         return self._tree.search(iterations, deadline)
 
+    def nested(self, level: int, deadline: float) -> bool:
+        """Nested Monte-Carlo Search of ``level`` from the root, feeding the best line (see
+        :meth:`~ggp.reasoner.circuit.evaluate.NativeTree.nested`): True when the level finished before
+        ``deadline``. Raises ``ValueError`` unless the game has one role and no chance."""
+        return self._tree.nested(level, deadline)
+
     def root_statistics(self, role: int) -> TreeRootStatistics:
         root = self._tree.root(role)
         flat = self._machine._flat_moves

@@ -230,3 +230,63 @@ def test_in_a_one_role_game_the_player_follows_its_best_line_to_at_least_its_goa
             move = player.choose(state, Budget())
         kept.append(machine.goals(state)[0] >= round(100 * first[1]))
     assert all(kept)  # following the line guarantees its goal, whatever later searches saw
+
+
+def play_alone(machine: CircuitStateMachine, player: MctsPlayer, start: Budget | None = None) -> int:
+    """One match of a one-role game: the player's goal."""
+    player.start(machine, machine.roles[0], start or Budget())
+    state = machine.initial_state()
+    while not machine.is_terminal(state):
+        state = machine.next_state(state, (player.choose(state, Budget()),))
+    return machine.goals(state)[0]
+
+
+def test_with_nested_search_up_to_level_4_the_player_completes_the_knights_tour(shared_dir: Path) -> None:
+    machine = circuit_machine(shared_dir / "gdl-corpus" / "knightsTour.kif", "c")
+    goals = []
+    for seed in range(2):
+        player = MctsPlayer(seed=seed, budget=Budget(iterations=200), nested=4)
+        goals.append(play_alone(machine, player))
+    # level-bounded, not clocked: levels 1 to 4 each decision (0.8 s of one core from the start), then 200
+    # iterations; 10 games of 10 at 2,000 iterations when measured (docs/players.md), 93.4 mean without
+    assert goals == [100, 100]
+
+
+def test_by_default_nested_search_runs_under_a_clock_only_and_a_perfect_line_ends_the_decision(tmp_path: Path) -> None:
+    from tests.unit.reasoner.test_circuit_mcts import pick_two_game
+
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game(8))
+    machine = circuit_machine(path, "c")
+    state = machine.initial_state()
+    player = MctsPlayer(seed=0, budget=Budget(iterations=20), solver=False)
+    player.start(machine, machine.roles[0], Budget())
+    player.choose(state, Budget())
+    assert player.last_nested == 0 and player.last_iterations == 20  # no clock: NMCS would be unbounded
+    player = MctsPlayer(seed=0, solver=False)
+    player.start(machine, machine.roles[0], Budget())
+    move = player.choose(state, Budget(deadline=time.monotonic() + 60.0))
+    assert player._native is not None
+    line = player._native.root_statistics(0).line
+    # levels 1, 2 (level 2 wins for certain) until the line is worth 100: then nothing can do better
+    assert line is not None and line == (move, 1.0)
+    assert 1 <= player.last_nested <= 2 and player.last_iterations == 0
+
+
+def test_a_clocked_start_is_spent_on_nested_search_and_nested_0_turns_it_off(tmp_path: Path) -> None:
+    from tests.unit.reasoner.test_circuit_mcts import pick_two_game
+
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game(8))
+    machine = circuit_machine(path, "c")
+    player = MctsPlayer(seed=1, budget=Budget(iterations=50))
+    player.start(machine, machine.roles[0], Budget(deadline=time.monotonic() + 60.0))
+    assert player._native is not None and 1 <= player.last_nested <= 2
+    line = player._native.root_statistics(0).line
+    assert line is not None and line[1] == 1.0  # found during the start clock: the match is won from move one
+    assert play_alone(machine, player, Budget(deadline=time.monotonic() + 60.0)) == 100
+    off = MctsPlayer(seed=1, budget=Budget(iterations=50), nested=0)
+    off.start(machine, machine.roles[0], Budget(deadline=time.monotonic() + 60.0))
+    assert off._native is None and off.last_nested == 0
+    with pytest.raises(ValueError, match="nested is the highest level"):
+        MctsPlayer(nested=-1)

@@ -371,3 +371,104 @@ def test_leaving_the_best_line_drops_it_and_two_role_games_have_none(tmp_path: P
     two = tree_of(machine_of("ticTacToe"))
     two.search(200, math.inf)
     assert two.root_statistics(0).line is None and two.root_statistics(1).line is None
+
+
+def replay_line(machine: CircuitStateMachine, tree: CircuitMctsTree, state: State) -> tuple[float, int]:
+    """Follow the tree's best line from ``state`` (its root) to the end with no more search: the goal (0..1) the
+    line promised at the start and the goal reached."""
+    first = tree.root_statistics(0).line
+    assert first is not None
+    while not machine.is_terminal(state):
+        line = tree.root_statistics(0).line
+        assert line is not None and line[0] in machine.legal_moves(state, machine.roles[0])
+        state = machine.next_state(state, (line[0],))
+        tree.reroot(state)
+    return first[1], machine.goals(state)[0]
+
+
+def pick_tree(machine: CircuitStateMachine, seed: int) -> CircuitMctsTree:
+    tree = machine.mcts_tree(machine.initial_state(), exploration=0.4, playouts_per_leaf=1, chance=[False], seed=seed,
+                             max_nodes=10_000)
+    assert tree is not None
+    return tree
+
+
+@pytest.mark.parametrize("evaluator", NATIVE)
+def test_nested_search_of_level_2_finds_the_winning_line_and_the_line_replays_to_its_goal(
+    tmp_path: Path, evaluator: EvaluatorKind
+) -> None:
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game(8))
+    machine = circuit_machine(path, evaluator)
+    for seed in range(5):
+        tree = pick_tree(machine, seed)
+        assert tree.nested(2, math.inf)
+        # level 2 tries every first move with a level-1 search below it, which after (take 3) or (take 7) tries
+        # the other one: the win is certain, not drawn
+        assert replay_line(machine, tree, machine.initial_state()) == (1.0, 100)
+
+
+@pytest.mark.parametrize("evaluator", NATIVE)
+def test_nested_search_of_level_1_run_again_from_its_own_line_finds_the_winning_line(
+    tmp_path: Path, evaluator: EvaluatorKind
+) -> None:
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game(8))
+    machine = circuit_machine(path, evaluator)
+    calls = []
+    for seed in range(5):
+        tree = pick_tree(machine, seed)
+        line = None
+        calls.append(0)
+        while calls[-1] < 10 and (line is None or line[1] < 1.0):  # each call starts from the best line so far
+            assert tree.nested(1, math.inf)
+            line = tree.root_statistics(0).line
+            calls[-1] += 1
+        assert replay_line(machine, tree, machine.initial_state()) == (1.0, 100)
+    assert max(calls) < 10  # seeded: one call each when written
+
+
+def test_both_evaluators_run_the_same_nested_search_from_the_same_seed(tmp_path: Path) -> None:
+    path = tmp_path / "chain.kif"
+    path.write_text(chain_game(12))
+    lines = []
+    for evaluator in NATIVE:
+        machine = circuit_machine(path, evaluator)
+        tree = pick_tree(machine, 5)
+        assert tree.nested(1, math.inf)
+        lines.append(tree.root_statistics(0).line)
+    assert lines[0] is not None and lines[0] == lines[1]
+
+
+@pytest.mark.parametrize("evaluator", NATIVE)
+def test_nested_search_past_its_deadline_stops_at_once_and_keeps_the_line_it_had(
+    tmp_path: Path, evaluator: EvaluatorKind
+) -> None:
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game(8))
+    machine = circuit_machine(path, evaluator)
+    tree = pick_tree(machine, 3)
+    assert not tree.nested(30, 0.0)  # level 30 would never end: the clock is read before the first playout
+    assert tree.root_statistics(0).line is None
+    tree.search(5, math.inf)
+    kept = tree.root_statistics(0).line
+    assert kept is not None
+    assert not tree.nested(30, time.monotonic() - 1.0)
+    assert tree.root_statistics(0).line == kept
+    promised, reached = replay_line(machine, tree, machine.initial_state())
+    assert reached >= round(100 * promised)
+
+
+def test_nested_search_needs_one_role_without_chance_and_does_nothing_at_the_end(tmp_path: Path) -> None:
+    two = tree_of(machine_of("ticTacToe"))
+    with pytest.raises(ValueError, match="one role and no chance"):
+        two.nested(1, math.inf)
+    path = tmp_path / "pick.kif"
+    path.write_text(pick_two_game(8))
+    machine = circuit_machine(path, "c")
+    state = machine.initial_state()
+    for move in ("(take 0)", "(take 1)", "(take 2)"):
+        state = machine.next_state(state, (parse_term(move),))
+    tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False], seed=0, max_nodes=100)
+    assert tree is not None and machine.is_terminal(state)
+    assert tree.nested(3, math.inf) and tree.root_statistics(0).line is None
