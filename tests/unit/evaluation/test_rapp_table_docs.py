@@ -44,6 +44,9 @@ def test_the_docs_rapp_table_and_example_games_are_rebuilt_exactly_from_the_comm
     published = [line for line in doc.splitlines() if line.startswith("- ") and line.split(":")[0] in
                  {example.split(":")[0] for example in examples}]
     assert published == examples
+    derived = bench.derived_lines(bench.load_models(), tmp_path / "no-results", generations=20)
+    block = doc.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    assert derived == block  # the Generated row's derived figures: by pawn reach, parameter set, mean D/B/Q
 
 
 def test_an_evolution_runs_course_is_committed_and_summarised_from_its_first_middle_and_last_generation(
