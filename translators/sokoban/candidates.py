@@ -52,7 +52,9 @@ class GenerationStats:
     search stopped by its memory cap); ``peak_bytes`` the largest estimated size of a method's search
     tables (PDB and MCTS; 0 for SYM, whose state is a few small sets). ``own_non_trivial``,
     ``own_best_psh`` and ``own_best_len`` score every candidate that reached :func:`accept` by the
-    generator's own solution instead of the optimal one.
+    generator's own solution instead of the optimal one. ``own_scores``, when a list, also gets each
+    such candidate's own (PSH, LEN), in order: the methods benchmark commits them so that its figures
+    can be recomputed (benchmarks/sokoban_methods.py); None, the default, keeps nothing.
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -63,6 +65,7 @@ class GenerationStats:
     own_non_trivial: int = 0
     own_best_psh: float = 0.0
     own_best_len: float = 0.0
+    own_scores: list[tuple[float, float]] | None = None
 
     @property
     def attempts(self) -> int:
@@ -94,6 +97,8 @@ def accept(
     stats.own_non_trivial += own_non_trivial
     stats.own_best_psh = max(stats.own_best_psh, own_psh)
     stats.own_best_len = max(stats.own_best_len, own_len)
+    if stats.own_scores is not None:
+        stats.own_scores.append((own_psh, own_len))
     if not (keep_trivial or own_non_trivial):
         stats.outcomes["trivial"] += 1
         return None

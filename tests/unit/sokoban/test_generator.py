@@ -178,7 +178,7 @@ def test_candidates_are_tallied_by_their_own_solution_and_trivial_ones_skip_the_
     level = parse_level("#######\n#     #\n# @$ .#\n#     #\n#######\n")
     detour = "R" + "urrdLulldR" * 4 + "R"
     assert solution_scores(level, detour) == (10 / 13, 42 / 35)
-    stats = GenerationStats()
+    stats = GenerationStats(own_scores=[])
 
     def check(solution: str, keep_trivial: bool) -> Generated | None:
         return accept(level, solution, keep_trivial=keep_trivial, limits=GENERATOR_LIMITS, stats=stats, title="t",
@@ -198,3 +198,4 @@ def test_candidates_are_tallied_by_their_own_solution_and_trivial_ones_skip_the_
     kept = check("RR", keep_trivial=True)
     assert kept is not None and kept.difficulty == measure(level) and stats.outcomes["accepted"] == 1
     assert (kept.difficulty.pushes, kept.difficulty.moves) == (2, 2)
+    assert stats.own_scores == [(10 / 13, 42 / 35), (2 / 13, 2 / 35), (2 / 13, 2 / 35)]  # every candidate
