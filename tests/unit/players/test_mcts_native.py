@@ -208,11 +208,9 @@ def test_the_rave_option_reaches_the_native_search_and_is_checked() -> None:
 
 
 def test_in_a_one_role_game_the_player_follows_its_best_line_to_at_least_its_goal(tmp_path: Path) -> None:
-    from tests.unit.reasoner.test_circuit_mcts import pick_two_game
+    from tests.unit.reasoner.test_circuit_mcts import pick_machine
 
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game())
-    machine = circuit_machine(path, "c")
+    machine = pick_machine(tmp_path, "c")
     kept = []
     for seed in range(8):
         player = MctsPlayer(seed=seed, budget=Budget(iterations=40), solver=False)
@@ -253,11 +251,9 @@ def test_with_nested_search_up_to_level_4_the_player_completes_the_knights_tour(
 
 
 def test_by_default_nested_search_runs_under_a_clock_only_and_a_perfect_line_ends_the_decision(tmp_path: Path) -> None:
-    from tests.unit.reasoner.test_circuit_mcts import pick_two_game
+    from tests.unit.reasoner.test_circuit_mcts import pick_machine
 
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game(8))
-    machine = circuit_machine(path, "c")
+    machine = pick_machine(tmp_path, "c", 8)
     state = machine.initial_state()
     player = MctsPlayer(seed=0, budget=Budget(iterations=20), solver=False)
     player.start(machine, machine.roles[0], Budget())
@@ -274,11 +270,9 @@ def test_by_default_nested_search_runs_under_a_clock_only_and_a_perfect_line_end
 
 
 def test_a_clocked_start_is_spent_on_nested_search_and_nested_0_turns_it_off(tmp_path: Path) -> None:
-    from tests.unit.reasoner.test_circuit_mcts import pick_two_game
+    from tests.unit.reasoner.test_circuit_mcts import pick_machine
 
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game(8))
-    machine = circuit_machine(path, "c")
+    machine = pick_machine(tmp_path, "c", 8)
     player = MctsPlayer(seed=1, budget=Budget(iterations=50))
     player.start(machine, machine.roles[0], Budget(deadline=time.monotonic() + 60.0))
     assert player._native is not None and 1 <= player.last_nested <= 2

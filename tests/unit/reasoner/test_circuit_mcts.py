@@ -313,10 +313,15 @@ def pick_two_game(items: int = 16) -> str:
 """
 
 
-def test_rave_finds_a_good_first_move_in_fewer_iterations_where_move_order_does_not_matter(tmp_path: Path) -> None:
+def pick_machine(tmp_path: Path, evaluator: EvaluatorKind, items: int = 16) -> CircuitStateMachine:
+    """The circuit machine of :func:`pick_two_game` (written under ``tmp_path``)."""
     path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game())
-    machine = circuit_machine(path, "c")
+    path.write_text(pick_two_game(items))
+    return circuit_machine(path, evaluator)
+
+
+def test_rave_finds_a_good_first_move_in_fewer_iterations_where_move_order_does_not_matter(tmp_path: Path) -> None:
+    machine = pick_machine(tmp_path, "c")
     good = {parse_term("(take 3)"), parse_term("(take 7)")}
     found = {}
     for rave in (0.0, 500.0):
@@ -336,9 +341,7 @@ def test_rave_finds_a_good_first_move_in_fewer_iterations_where_move_order_does_
 
 @pytest.mark.parametrize("solver", [False, True])
 def test_a_one_role_games_best_line_is_kept_along_its_moves_and_gives_its_goal(tmp_path: Path, solver: bool) -> None:
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game())
-    machine = circuit_machine(path, "c")
+    machine = pick_machine(tmp_path, "c")
     state = machine.initial_state()
     tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False], seed=3, max_nodes=10_000,
                              solver=solver)
@@ -356,9 +359,7 @@ def test_a_one_role_games_best_line_is_kept_along_its_moves_and_gives_its_goal(t
 
 
 def test_leaving_the_best_line_drops_it_and_two_role_games_have_none(tmp_path: Path) -> None:
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game())
-    machine = circuit_machine(path, "c")
+    machine = pick_machine(tmp_path, "c")
     state = machine.initial_state()
     tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False], seed=3, max_nodes=10_000)
     assert tree is not None
@@ -397,9 +398,7 @@ def pick_tree(machine: CircuitStateMachine, seed: int) -> CircuitMctsTree:
 def test_nested_search_of_level_2_finds_the_winning_line_and_the_line_replays_to_its_goal(
     tmp_path: Path, evaluator: EvaluatorKind
 ) -> None:
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game(8))
-    machine = circuit_machine(path, evaluator)
+    machine = pick_machine(tmp_path, evaluator, 8)
     for seed in range(5):
         tree = pick_tree(machine, seed)
         assert tree.nested(2, math.inf)
@@ -412,9 +411,7 @@ def test_nested_search_of_level_2_finds_the_winning_line_and_the_line_replays_to
 def test_nested_search_of_level_1_run_again_from_its_own_line_finds_the_winning_line(
     tmp_path: Path, evaluator: EvaluatorKind
 ) -> None:
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game(8))
-    machine = circuit_machine(path, evaluator)
+    machine = pick_machine(tmp_path, evaluator, 8)
     calls = []
     for seed in range(5):
         tree = pick_tree(machine, seed)
@@ -444,9 +441,7 @@ def test_both_evaluators_run_the_same_nested_search_from_the_same_seed(tmp_path:
 def test_nested_search_past_its_deadline_stops_at_once_and_keeps_the_line_it_had(
     tmp_path: Path, evaluator: EvaluatorKind
 ) -> None:
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game(8))
-    machine = circuit_machine(path, evaluator)
+    machine = pick_machine(tmp_path, evaluator, 8)
     tree = pick_tree(machine, 3)
     assert not tree.nested(30, 0.0)  # level 30 would never end: the clock is read before the first playout
     assert tree.root_statistics(0).line is None
@@ -463,9 +458,7 @@ def test_nested_search_needs_one_role_without_chance_and_does_nothing_at_the_end
     two = tree_of(machine_of("ticTacToe"))
     with pytest.raises(ValueError, match="one role and no chance"):
         two.nested(1, math.inf)
-    path = tmp_path / "pick.kif"
-    path.write_text(pick_two_game(8))
-    machine = circuit_machine(path, "c")
+    machine = pick_machine(tmp_path, "c", 8)
     state = machine.initial_state()
     for move in ("(take 0)", "(take 1)", "(take 2)"):
         state = machine.next_state(state, (parse_term(move),))
