@@ -3,7 +3,7 @@ can be traced to its command and its committed output.
 
 One JSON line per command in ``--out`` (default ``benchmarks/data/readme_speed_<date>.jsonl``): the README row
 it serves, the command, its exit status, wall and child CPU seconds, the 1-minute load average before and after,
-the commit, and the command's standard output (its last 6,000 characters). A command already in the file is not
+the commit, and the command's standard output (its last 20,000 characters). A command already in the file is not
 run again, so an interrupted run resumes; ``--only ROW`` runs the rows whose name contains ROW.
 
 Usage: python benchmarks/readme_speed.py [--out FILE] [--only ROW ...] [--list]
@@ -41,7 +41,8 @@ ROWS: tuple[tuple[str, list[str]], ...] = (
                              "--seconds", "5", "--json"]),
     ("naive breakthrough", [PY, "-m", "ggp", "bench", "kif/breakthrough/breakthrough.kif", "--engine", "naive",
                             "--seconds", "5", "--json"]),
-    ("evaluate chess-like", [PY, "benchmarks/evaluate_chess_like.py"]),
+    ("evaluate chess-like", ["bash", "-c", f"{PY} -m ggp generate sbg --count 60 --seed 11 --out out/gen11 && "
+                             f"{PY} benchmarks/evaluate_chess_like.py --game out/gen11/gen_11_0011.sbg"]),
     ("rapp fitness", [PY, "benchmarks/rapp_speed.py"]),
     ("piece shapes", [PY, "benchmarks/shapes_speed.py", "--seeds", "5"]),
     ("sokoban sym", [PY, "benchmarks/sokoban_generate.py", "--seconds", "60"]),
@@ -64,11 +65,11 @@ def run_row(row: str, command: list[str]) -> dict[str, object]:
     env = {**os.environ, "GGP_SHARED": str(SHARED), "PYTHONPATH": str(ROOT)}
     load, wall, cpu = os.getloadavg()[0], time.perf_counter(), child_cpu()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
-    return {"row": row, "command": " ".join(["python", *command[1:]]) if command[0] == PY else " ".join(command),
+    return {"row": row, "command": " ".join(command).replace(PY, "python"),
             "status": done.returncode, "wall_s": round(time.perf_counter() - wall, 1),
             "cpu_s": round(child_cpu() - cpu, 1), "load": [round(load, 2), round(os.getloadavg()[0], 2)],
             "commit": commit(), "date": datetime.date.today().isoformat(),
-            "stdout": done.stdout[-6000:], "stderr": done.stderr[-1000:] if done.returncode else ""}
+            "stdout": done.stdout[-20000:], "stderr": done.stderr[-1000:] if done.returncode else ""}
 
 
 def main() -> None:
