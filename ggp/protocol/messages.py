@@ -469,6 +469,14 @@ def parse_info_reply(text: str) -> InfoReply:
     >>> parse_info_reply("BUSY")
     InfoReply(status='busy', name=None, species=None)
     """
+    word = quick_term(text)  # the bare form without lark: the manager pings every idle player each round
+    if isinstance(word, Const) and word.name in (AVAILABLE, BUSY):
+        return InfoReply(word.name)
+    return _read_info_reply(text)
+
+
+def _read_info_reply(text: str) -> InfoReply:
+    """:func:`parse_info_reply` through the KIF reader alone (its errors and their positions)."""
     items = _read(text, REPLY_FILE)
     if len(items) != 1:
         raise ProtocolError(f"expected one INFO reply, found {len(items)} items", _start_pos(REPLY_FILE))

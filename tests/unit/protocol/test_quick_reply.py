@@ -1,6 +1,6 @@
 """quick_term, the reader of plain short moves without lark: where it answers, the KIF reader gives the same
-term; where it does not, parse_reply_move gives what the KIF reader alone gives, errors and positions
-included (issue 33)."""
+term; where it does not, parse_reply_move (and parse_info_reply) give what the KIF reader alone gives,
+errors and positions included (issue 33)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,13 @@ def test_quick_term_answers_only_with_the_kif_readers_term(text: str) -> None:
 @given(st.one_of(_ODD, written()))
 def test_a_reply_move_reads_as_the_kif_reader_alone_reads_it(text: str) -> None:
     assert outcome(messages.parse_reply_move, text) == outcome(messages._read_reply_move, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(_ODD, st.sampled_from(["available", " BUSY\n", "Available ;x", "(available)", "((status busy))",
+                                         "\x0bbusy", "busy busy", "ready"])))
+def test_an_info_reply_reads_as_the_kif_reader_alone_reads_it(text: str) -> None:
+    assert outcome(messages.parse_info_reply, text) == outcome(messages._read_info_reply, text)
 
 
 @settings(max_examples=100, deadline=None)
