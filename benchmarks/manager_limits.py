@@ -3,8 +3,8 @@ connections held while the server still answers.
 
     PYTHONPATH=. python benchmarks/manager_limits.py [--call-s 10] [--uploads 20] [--idle 1000]
 
-1. A match of a game whose reasoner hangs at its second step (tests/helpers/manager_machines.py's wedge
-   game), default limits: seconds from the start of the hanging step to the aborted record, and whether a
+1. A match of a game whose reasoner hangs at its second step (tests/helpers/manager_machines.py's late
+   wedge game), default limits: seconds from the start of the hanging step to the aborted record, and whether a
    second match of the same game plays again (worker replaced).
 2. ``--uploads`` versions of kif/ticTacToe (the ``auto`` engine, as ``ggp serve``): the manager's own
    resident memory before and after, and the workers kept (their resident memory is bounded by
@@ -34,7 +34,7 @@ from ggp.manager.runner import Deadlines
 from ggp.manager.service import Manager, ManagerSettings, MatchRequest
 from ggp.manager.store import Store
 from ggp.protocol.server import CONNECTIONS, IDLE_TIMEOUT_S, CappedSite
-from tests.helpers.manager_machines import WEDGE_KIF, machine_for_description
+from tests.helpers.manager_machines import LATE_WEDGE_KIF, machine_for_description
 from tests.integration.test_manager_load import random_counter_player
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,11 +57,11 @@ async def wedged(call_s: float) -> None:
             await server.start_server()
             servers.append(server)
             manager.register_player(name, url=str(server.make_url("/")))
-        await manager.add_game("wedge", WEDGE_KIF)
+        await manager.add_game("wedge", LATE_WEDGE_KIF)
         match_id = await manager.start_match(MatchRequest("wedge", ("one", "two"), 5, 1, seed=1))
         while (record := manager.live(match_id)) is not None and record.step < 1:
             await asyncio.sleep(0.01)
-        hung = time.monotonic()  # step 1 recorded: the next legal-moves call hangs
+        hung = time.monotonic()  # step 1 recorded: the second step's call hangs
         final = await manager.wait(match_id)
         aborted_s = time.monotonic() - hung
         assert final is not None and final.is_aborted

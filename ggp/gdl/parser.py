@@ -15,6 +15,7 @@ stack.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -434,6 +435,63 @@ def parse_kif(
 def sexpr_to_term(item: SExpr) -> Term:
     """Convert one s-expression into a term (lower-cased)."""
     return _Converter().term(item)
+
+
+QUICK_MAX_CHARS = 256
+"""Longest text :func:`quick_term` reads itself (a move of a real game is well under 100 characters)."""
+
+_QUICK_TEXT = re.compile(r"[ \t\r\n()!-'*-:<->@-~]+")
+"""Spaces, tabs, line breaks, brackets and printable ASCII other than ``;`` (a comment) and ``?`` (a
+variable): text made only of these has no comment, variable, NUL or other control character."""
+
+_QUICK_TOKEN = re.compile(r"[()]|[^ \t\r\n()]+")
+
+
+def quick_term(text: str) -> Term | None:
+    """The one ground term ``text`` holds, read without lark (about ten times faster on a short move),
+    or ``None`` when the text is not a plain case of one: longer than :data:`QUICK_MAX_CHARS`, a comment,
+    a variable, any character but printable ASCII and space, tab or line break, an empty list, a list or
+    ``<=`` where a name goes, unbalanced brackets, or more or fewer than one term.
+
+    Where it answers, the answer equals :func:`parse_term`'s (a property test holds it to that); for
+    ``None`` ask :func:`parse_term`, which then gives the error and its position, or the term.
+
+    >>> quick_term(" ( MARK 1  1 ) "), quick_term("noop"), quick_term("(mark ?x 1)"), quick_term("(a) b")
+    ((mark 1 1), noop, None, None)
+    """
+    if len(text) > QUICK_MAX_CHARS or _QUICK_TEXT.fullmatch(text) is None:
+        return None
+    tokens = _QUICK_TOKEN.findall(text)
+    if len(tokens) == 1:
+        word = tokens[0]
+        return None if word in ("(", ")", "<=") else Const(word.lower())
+    if not tokens or tokens[0] != "(" or tokens[-1] != ")":
+        return None
+    heads: list[str] = []
+    args: list[list[Term]] = []
+    last = len(tokens) - 1
+    for index, token in enumerate(tokens):
+        if token == "(":
+            if len(heads) == MAX_DEPTH:
+                return None
+            heads.append("")
+            args.append([])
+        elif token == ")":
+            if not heads or not heads[-1]:  # unbalanced, or '()'
+                return None
+            term = Func(heads.pop(), tuple(args.pop()))
+            if not heads:
+                return term if index == last else None  # a second term follows
+            args[-1].append(term)
+        elif token == "<=" or not heads:
+            return None
+        elif not heads[-1]:
+            if args[-1]:  # a list where the name goes
+                return None
+            heads[-1] = token.lower()
+        else:
+            args[-1].append(Const(token.lower()))
+    return None
 
 
 def parse_term(text: str, file: str = "<string>") -> Term:

@@ -5,9 +5,13 @@ child process whose address space is limited to ``memory_mb`` and which holds th
 machine. An upload is translated, parsed, validated, grounded and probed (initial state, every role's
 legal moves, terminal) in such a worker within ``load_s``, so a game that cannot be played within
 the limits is refused with the reason and never reaches a match. A match asks its worker through an
-:class:`IsolatedReferee`; each call has ``call_s``. A call that runs out of time or memory kills the
-worker (the next call of any match starts a fresh one) and aborts its match with the reason, while
-every other match, and the web server, keep running on the free event loop.
+:class:`IsolatedReferee`: one call per step, which returns the next state together with its
+:class:`Verdict` (terminal or not, then its legal moves or its goals), so the questions the match asks
+next about that state are answered without another round trip (each costs the manager a pipe write
+that wakes the worker, and a read; the initial state's verdict comes with the load). Each call has
+``call_s``. A call that runs out of time or memory kills the worker (the next call of any match starts
+a fresh one) and aborts its match with the reason, while every other match, and the web server, keep
+running on the free event loop.
 
 Workers of games no match is using are kept for reuse, least recently used first out, while the
 workers' resident memory together stays under ``cache_mb`` (bytes, not a count: one game can take
@@ -27,27 +31,32 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ggp.errors import InputError, ReasonerError
 from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Description
 from ggp.match.referee import Percepts, Referee
 from ggp.protocol.messages import uses_sees
-from ggp.reasoner.isolation import IsolationError, Worker, limit_message
+from ggp.reasoner.isolation import IsolationError, Worker, failure_text, limit_message
 from ggp.reasoner.machine import Move, PerceptMachine, Role, State, StateMachine
 
 log = logging.getLogger(__name__)
 
+_T = TypeVar("_T")
+
 MachineFactory = Callable[[Description], StateMachine]
 GameTranslator = Callable[[str, str], str]
+Legal = tuple[tuple[Move, ...], ...]
+"""Every role's legal moves, in role order."""
 
 
 @dataclass(frozen=True, slots=True)
 class ReasonerLimits:
     """Bounds on the manager's reasoning; seconds and megabytes.
 
-    ``call_s``: one reasoner call of a match (legal moves, next state, terminal, goals);
+    ``call_s``: one reasoner call of a match: a step's (the next state, whether it is terminal, and
+    its legal moves or goals), or one question the step's call did not answer;
     ``load_s``: translating, parsing, validating, grounding and probing one game;
     ``memory_mb``: the address space of each worker process;
     ``cache_mb``: resident memory of the workers kept for games no match is using.
@@ -78,6 +87,27 @@ def game_problems(description: Description) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class Failed:
+    """A question a worker could not answer; ``detail`` is the error text a call asking it alone fails with."""
+
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a match asks next about a state, answered in the worker call that made the state.
+
+    ``terminal``, then ``legal`` (every role's moves, for a state that is not terminal) or ``goals``
+    (for a terminal one); ``None`` for the one not computed. A question whose computation raised holds
+    :class:`Failed`: the referee raises its error only when the match asks it, as a call of its own did.
+    """
+
+    terminal: bool | Failed
+    legal: Legal | Failed | None = None
+    goals: tuple[int, ...] | Failed | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class LoadedGame:
     """What the manager keeps of a game its worker has loaded and probed.
 
@@ -91,6 +121,8 @@ class LoadedGame:
     roles: tuple[Role, ...]
     initial: State
     gdl2: bool
+    verdict: Verdict
+    """The initial state's :class:`Verdict`, probed at the load."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +149,16 @@ def _worker_load(text: str, file: str, factory: MachineFactory, translator: Game
     if gdl2 and not isinstance(machine, PerceptMachine):
         raise InputError("this game uses 'sees' (GDL-II) but the reasoner cannot compute percepts")
     initial = machine.initial_state()
-    if not machine.is_terminal(initial):
-        for role in machine.roles:
-            if not machine.legal_moves(initial, role):
-                raise InputError(f"role {str(role)!r} has no legal move in the initial state")
     _LOADED["machine"] = machine
-    return LoadedGame(kif, pickle.dumps(description), tuple(machine.roles), initial, gdl2)
+    if _worker_terminal(initial):
+        verdict = Verdict(True, goals=_answer(_worker_goals, initial))
+    else:
+        legal = _worker_legal(initial)
+        for role, moves in zip(machine.roles, legal):
+            if not moves:
+                raise InputError(f"role {str(role)!r} has no legal move in the initial state")
+        verdict = Verdict(False, legal=legal)
+    return LoadedGame(kif, pickle.dumps(description), tuple(machine.roles), initial, gdl2, verdict)
 
 
 def _machine() -> StateMachine:
@@ -133,10 +169,10 @@ def _machine() -> StateMachine:
 
 
 def _worker_terminal(state: State) -> bool:
-    return _machine().is_terminal(state)
+    return bool(_machine().is_terminal(state))
 
 
-def _worker_legal(state: State) -> tuple[tuple[Move, ...], ...]:
+def _worker_legal(state: State) -> Legal:
     machine = _machine()
     return tuple(machine.legal_moves(state, role) for role in machine.roles)
 
@@ -152,6 +188,33 @@ def _worker_next(state: State, joint: tuple[Move, ...], gdl2: bool) -> tuple[Sta
 
 def _worker_goals(state: State) -> tuple[int, ...]:
     return tuple(_machine().goals(state))
+
+
+def _answer(question: Callable[[State], Any], state: State) -> Any:
+    """``question(state)``, or :class:`Failed` with the error text a call of its own would have failed
+    with; running out of memory still fails the whole call (and stops the worker)."""
+    try:
+        return question(state)
+    except Exception as exc:
+        detail = failure_text(exc)
+        if detail is None:
+            raise
+        return Failed(detail)
+
+
+def _worker_verdict(state: State) -> Verdict:
+    terminal = _answer(_worker_terminal, state)
+    if terminal is True:
+        return Verdict(True, goals=_answer(_worker_goals, state))
+    if terminal is False:
+        return Verdict(False, legal=_answer(_worker_legal, state))
+    return Verdict(terminal)
+
+
+def _worker_step(state: State, joint: tuple[Move, ...], gdl2: bool) -> tuple[State, Percepts | None, Verdict]:
+    """One step of a match in one call: the next state (and percepts) with the next state's verdict."""
+    after, percepts = _worker_next(state, joint, gdl2)
+    return after, percepts, _worker_verdict(after)
 
 
 def _worker_sleep(seconds: float) -> None:
@@ -368,7 +431,12 @@ def _key(text: str, file: str, translated: bool) -> str:
 
 
 class IsolatedReferee(Referee):
-    """A :class:`~ggp.match.referee.Referee` whose machine lives in a game's worker process."""
+    """A :class:`~ggp.match.referee.Referee` whose machine lives in a game's worker process.
+
+    It keeps the :class:`Verdict` of the state its last step made (of the initial state, from the load)
+    and answers the questions about that state from it: a match costs one worker call per step. A
+    question about any other state, or one the verdict does not hold, is a call of its own.
+    """
 
     def __init__(self, reasoners: Reasoners, slot: GameSlot) -> None:
         assert slot.game is not None
@@ -376,19 +444,44 @@ class IsolatedReferee(Referee):
         self._reasoners = reasoners
         self._slot = slot
         self._begin(slot.game.roles, slot.game.initial, slot.game.gdl2)
+        self._known: tuple[State, Verdict] | None = (slot.game.initial, slot.game.verdict)
+
+    def _verdict(self, state: State) -> Verdict | None:
+        """The kept verdict when it is ``state``'s (the very object the step returned)."""
+        known = self._known
+        return known[1] if known is not None and known[0] is state else None
 
     async def _compute_terminal(self, state: State) -> bool:
+        verdict = self._verdict(state)
+        if verdict is not None:
+            return bool(_settle(verdict.terminal))
         return bool(await self._reasoners.call(self._slot, _worker_terminal, (state,), "terminal"))
 
-    async def _compute_legal(self, state: State) -> tuple[tuple[Move, ...], ...]:
-        legal: tuple[tuple[Move, ...], ...] = await self._reasoners.call(self._slot, _worker_legal, (state,), "legal")
+    async def _compute_legal(self, state: State) -> Legal:
+        verdict = self._verdict(state)
+        if verdict is not None and verdict.legal is not None:
+            legal: Legal = _settle(verdict.legal)
+            return legal
+        legal = await self._reasoners.call(self._slot, _worker_legal, (state,), "legal")
         return legal
 
     async def _compute_next(self, state: State, joint: tuple[Move, ...]) -> tuple[State, Percepts | None]:
-        result: tuple[State, Percepts | None] = await self._reasoners.call(
-            self._slot, _worker_next, (state, joint, self.gdl2), "next")
-        return result
+        after, percepts, verdict = await self._reasoners.call(
+            self._slot, _worker_step, (state, joint, self.gdl2), "next")
+        self._known = (after, verdict)
+        return after, percepts
 
     async def _compute_goals(self, state: State) -> tuple[int, ...]:
-        goals: tuple[int, ...] = await self._reasoners.call(self._slot, _worker_goals, (state,), "goals")
+        verdict = self._verdict(state)
+        if verdict is not None and verdict.goals is not None:
+            goals: tuple[int, ...] = _settle(verdict.goals)
+            return goals
+        goals = await self._reasoners.call(self._slot, _worker_goals, (state,), "goals")
         return goals
+
+
+def _settle(answer: _T | Failed) -> _T:
+    """A kept answer, or the :class:`ReasonerError` a call asking it would have raised."""
+    if isinstance(answer, Failed):
+        raise ReasonerError(answer.detail)
+    return answer

@@ -24,12 +24,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, Self
 
-import aiohttp
-
 from ggp.errors import InputError
 from ggp.gdl.printer import to_kif
 from ggp.gdl.terms import Description
-from ggp.manager import wire
+from ggp.manager import http_client, wire
 from ggp.manager.human import HUMAN_KIND
 from ggp.manager.records import MatchRecord, state_text
 from ggp.match import loop
@@ -157,14 +155,10 @@ class Transport(Protocol):
 
 
 class HttpTransport:
-    """A :class:`Transport` over aiohttp: one fresh HTTP/1.0 connection per message, POST ``/``.
-
-    Owns its :class:`aiohttp.ClientSession`; use ``async with`` or call :meth:`close`.
+    """A :class:`Transport` over HTTP: one fresh HTTP/1.0 connection per message, POST to the player's URL
+    (:mod:`ggp.manager.http_client`). Holds nothing between messages; ``async with`` and :meth:`close`
+    are kept for the callers that scope it.
     """
-
-    def __init__(self) -> None:
-        connector = aiohttp.TCPConnector(force_close=True, limit=0)
-        self._session = aiohttp.ClientSession(connector=connector, version=aiohttp.HttpVersion10)
 
     async def __aenter__(self) -> Self:
         return self
@@ -173,7 +167,7 @@ class HttpTransport:
         await self.close()
 
     async def close(self) -> None:
-        await self._session.close()
+        """Nothing to release: every message has its own connection, closed with its reply."""
 
     async def send(self, url: str, body: str, timeout_s: float, connect_s: float, receiver: str) -> str:
         headers = {
@@ -182,26 +176,15 @@ class HttpTransport:
             "Sender": "GAMESERVER",
             "Receiver": receiver.encode("ascii", "replace").decode("ascii"),
         }
-        timeout_s = max(timeout_s, 0.001)  # aiohttp reads a zero timeout as "no timeout"
-        timeout = aiohttp.ClientTimeout(total=timeout_s, connect=min(connect_s, timeout_s))
-        try:
-            # Never follow a redirect: a player URL that points elsewhere (a 307 re-POSTs the message)
-            # would make the manager talk to, and publish the replies of, a host nobody registered.
-            async with self._session.post(url, data=body.encode("ascii", "replace"), headers=headers,
-                                          timeout=timeout, allow_redirects=False) as response:
-                if response.status != 200:
-                    raise ConnectionError(f"HTTP status {response.status}")
-                data = bytearray()
-                while len(data) <= wire.MAX_REPLY_CHARS:  # a longer reply is not a move: stop reading
-                    chunk = await response.content.read(wire.MAX_REPLY_CHARS + 1 - len(data))
-                    if not chunk:
-                        break
-                    data += chunk
-                return data.decode("ascii", "replace")
-        except TimeoutError:
-            raise
-        except (aiohttp.ClientError, OSError, ValueError) as exc:
-            raise ConnectionError(str(exc) or type(exc).__name__) from exc
+        timeout_s = max(timeout_s, 0.001)
+        # Never follow a redirect: a player URL that points elsewhere (a 307 re-POSTs the message)
+        # would make the manager talk to, and publish the replies of, a host nobody registered.
+        # A reply longer than MAX_REPLY_CHARS is not a move: nothing past it is read.
+        status, data = await http_client.post(url, body.encode("ascii", "replace"), headers, timeout_s,
+                                              min(connect_s, timeout_s), wire.MAX_REPLY_CHARS + 1)
+        if status != 200:
+            raise ConnectionError(f"HTTP status {status}")
+        return data.decode("ascii", "replace")
 
 
 def rules_hash(description: Description) -> str:

@@ -413,23 +413,36 @@ def _serve_main() -> None:
             for part in qualname.split("."):
                 target = getattr(target, part)
             result = target(*args)
-        except MemoryError:
-            _send(out, "memory", f"ran out of the {memory_mb} MB memory limit")
-            raise SystemExit(1) from None  # what ran out may have left half-built state behind
-        except GgpError as exc:
-            if "bad_alloc" in str(exc):  # clingo's C++ allocation failure, wrapped
-                _send(out, "memory", f"ran out of the {memory_mb} MB memory limit")
-                raise SystemExit(1) from None
-            _send(out, "error", str(exc))
-        except RecursionError:
-            _send(out, "error", "the rules recurse too deeply")
         except Exception as exc:
-            if "bad_alloc" in str(exc):
+            detail = failure_text(exc)
+            if detail is None:
                 _send(out, "memory", f"ran out of the {memory_mb} MB memory limit")
-                raise SystemExit(1) from None
-            _send(out, "error", f"{type(exc).__name__}: {exc}")
+                raise SystemExit(1) from None  # what ran out may have left half-built state behind
+            _send(out, "error", detail)
         else:
             _send(out, "done", result)
+
+
+def failure_text(exc: Exception) -> str | None:
+    """The error text a :class:`Worker` call that raised ``exc`` fails with (:class:`IsolationError`
+    ``failed``), or ``None`` when ``exc`` means the child ran out of memory (the call fails with
+    ``memory`` and the child stops: what ran out may have left half-built state behind).
+
+    A function running in a worker that answers several questions in one call uses it to keep each
+    question's error text exactly as a call asking that question alone would have had it.
+
+    >>> failure_text(ReasonerError("no goal value")), failure_text(KeyError("x")), failure_text(MemoryError())
+    ('no goal value', "KeyError: 'x'", None)
+    """
+    if isinstance(exc, MemoryError):
+        return None
+    if isinstance(exc, GgpError):
+        return None if "bad_alloc" in str(exc) else str(exc)  # clingo's C++ allocation failure, wrapped
+    if isinstance(exc, RecursionError):
+        return "the rules recurse too deeply"
+    if "bad_alloc" in str(exc):
+        return None
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _double(value: int) -> int:

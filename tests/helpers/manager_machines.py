@@ -226,14 +226,16 @@ COUNTER_KIF = """
 
 class HeavyMachine(CounterMachine):
     """A counter game (roles ``h1``, ``h2``) whose reasoner goes wrong at the second step, as a heavy game's
-    does: ``wedge`` sleeps an hour in ``legal_moves``, ``memory`` allocates 8 GiB in ``next_state``."""
+    does: ``wedge`` sleeps an hour in ``legal_moves`` from turn ``wedge_turn`` on, ``memory`` allocates
+    8 GiB in ``next_state``."""
 
-    def __init__(self, trouble: str) -> None:
+    def __init__(self, trouble: str, wedge_turn: int = 1) -> None:
         super().__init__(length=10, roles=2, prefix="h")
         self.trouble = trouble
+        self.wedge_turn = wedge_turn
 
     def legal_moves(self, state: State, role: Role) -> tuple[Move, ...]:
-        if self.trouble == "wedge" and self._value(state, "turn") >= 1:
+        if self.trouble == "wedge" and self._value(state, "turn") >= self.wedge_turn:
             time.sleep(3600)
         return super().legal_moves(state, role)
 
@@ -251,6 +253,10 @@ WEDGE_KIF = """
 (<= (goal ?r 100) (role ?r))
 """
 """A game whose reasoner sleeps for an hour from its second step on (:class:`HeavyMachine`)."""
+
+LATE_WEDGE_KIF = WEDGE_KIF.replace("(wedge)", "(wedge) (late)")
+"""A game whose legal moves hang from turn 2 on: the manager computes a state's legal moves in the
+call of the step that made it, so a match of it plays one step, then its second step's call hangs."""
 
 MEMORY_HOG_KIF = WEDGE_KIF.replace("(wedge)", "(memoryhog)")
 """A game whose reasoner allocates 8 GiB at its second step (:class:`HeavyMachine`)."""
@@ -270,7 +276,8 @@ def machine_for_description(description: object) -> NimMachine | TicTacToeMachin
         return CounterMachine(length=3, roles=2, prefix="s")
     if roles == ["h1", "h2"]:
         heads = {str(rule.head) for rule in description.rules}
-        return HeavyMachine("wedge" if any("wedge" in head for head in heads) else "memory")
+        return HeavyMachine("wedge" if any("wedge" in head for head in heads) else "memory",
+                            2 if any("late" in head for head in heads) else 1)
     if roles and all(r.startswith("p") for r in roles):
         return CounterMachine(length=10, roles=len(roles))
     raise AssertionError(f"no test machine for roles {roles}")

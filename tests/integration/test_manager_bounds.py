@@ -24,7 +24,13 @@ from ggp.manager.runner import Deadlines
 from ggp.manager.service import Manager, ManagerSettings, MatchRequest
 from ggp.manager.store import Store
 from tests.helpers.fake_players import FakePlayer, late
-from tests.helpers.manager_machines import COUNTER_KIF, MEMORY_HOG_KIF, WEDGE_KIF, five_ary_kif, machine_for_description
+from tests.helpers.manager_machines import (
+    COUNTER_KIF,
+    LATE_WEDGE_KIF,
+    MEMORY_HOG_KIF,
+    five_ary_kif,
+    machine_for_description,
+)
 from tests.integration.test_manager_load import random_counter_player
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
@@ -57,7 +63,7 @@ async def test_a_wedged_reasoner_call_aborts_its_match_while_other_matches_and_t
     manager: Manager, aiohttp_server: ServerFactory, aiohttp_client: ClientFactory,
 ) -> None:
     client = await aiohttp_client(create_app(manager))
-    await manager.add_game("wedge", WEDGE_KIF)
+    await manager.add_game("wedge", LATE_WEDGE_KIF)
     await manager.add_game("counter", COUNTER_KIF)
     names = await players(manager, aiohttp_server, delay_s=0.25)
     wedged = await manager.start_match(MatchRequest("wedge", names, 5, 1, seed=1))
@@ -73,8 +79,8 @@ async def test_a_wedged_reasoner_call_aborts_its_match_while_other_matches_and_t
     final = await manager.wait(other)
     record = manager.live(wedged)
     assert record is not None and record.is_aborted and record.end_reason == "error"
-    assert record.step == 1  # the second step's legal-moves call hung
-    assert "the reasoner call 'legal' exceeded the time limit of 2 s; worker replaced" in record.abort_detail
+    assert record.step == 1  # the second step's call (the next state, then its legal moves) hung
+    assert "the reasoner call 'next' exceeded the time limit of 2 s; worker replaced" in record.abort_detail
     # the event loop stayed free: the API answered all along (a blocked loop answers once at most)
     assert answered >= 5
     # the other match kept its clocks: complete, and no player was charged a timeout
