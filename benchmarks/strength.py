@@ -157,11 +157,10 @@ score interval on that fraction. MCTS budgets are tree iterations per move, each
 `playouts_per_leaf` random playouts (on the compiled `circuit` engine the whole search runs in its C
 runtime, [players.md](players.md)); alpha-beta budgets are visited nodes per move. Forced moves (a
 `noop` while the opponent moves) cost no search: the budgets are spent on decisions. Time is
-wall-clock on a shared 2-core machine (load average about 8 when measured, 2026-11-25; the MCTS rows
-were played again the same day at a load of about 4, after UCB1's exploration constant became 0.4 and
-MAST playouts the default: [players.md](players.md); MAST applies to the rows with one playout per leaf).
-Each run writes its rows to `benchmarks/data/strength.jsonl`, to be committed with the table; the table
-below predates that file and has no other record than itself, but its games are seeded and replay exactly.
+wall-clock on the shared 2-core machine (2026-11-27, beside a 10-minute manager benchmark: load average
+about 2-3), the only column a loaded machine changes. Every row is in `benchmarks/data/strength.jsonl`
+(committed with this table; `python benchmarks/strength.py --fresh` plays it again, the same games from
+the same seeds with the same code).
 """
 
 
