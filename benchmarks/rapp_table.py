@@ -90,15 +90,20 @@ def read_plays(path: Path) -> list[MatchResult]:
         return [MatchResult.from_json(json.loads(line)) for line in handle if line.strip()]
 
 
+def write_gzip(text: str, path: Path) -> None:
+    """Write committed data gzipped with no timestamp or name, so an unchanged export leaves git's copy unchanged."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
+        handle.write(text.encode("utf-8"))
+
+
 def write_plays(results: Sequence[MatchResult], path: Path) -> None:
     """Commit plays: without their moves (the figures never use them), gzip with no timestamp so an
     unchanged export leaves git's copy unchanged."""
     from dataclasses import replace
 
-    lines = "".join(json.dumps(replace(r, moves=()).to_json()) + "\n" for r in sorted(results, key=lambda r: r.job_id))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
-        handle.write(lines.encode("utf-8"))
+    write_gzip("".join(json.dumps(replace(r, moves=()).to_json()) + "\n"
+                       for r in sorted(results, key=lambda r: r.job_id)), path)
 
 
 def by_game(results: Sequence[MatchResult]) -> dict[str, list[MatchResult]]:
@@ -327,10 +332,7 @@ def stage_export(args: argparse.Namespace) -> None:
     listing = args.out / "rapp_table" / "generated_games.json"
     if listing.exists():
         listed = json.loads(listing.read_text(encoding="utf-8"))
-        COMMITTED_GENERATED.mkdir(parents=True, exist_ok=True)
-        with (COMMITTED_GENERATED / "games.json.gz").open("wb") as raw, \
-                gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
-            handle.write((json.dumps(listed, indent=1) + "\n").encode("utf-8"))
+        write_gzip(json.dumps(listed, indent=1) + "\n", COMMITTED_GENERATED / "games.json.gz")
         print(f"{len(listed['games'])} generated games -> {COMMITTED_GENERATED / 'games.json.gz'}")
         plays = read_plays(args.out / "rapp_table" / "generated.jsonl")
         wanted = len(listed["games"]) * len(union(load_models())) * (len(union(load_models())) - 1) * args.matches
@@ -348,8 +350,7 @@ HISTORY_GZ = "history.json.gz"
 def write_history(history: Sequence[Sequence[Individual]], path: Path) -> None:
     """Commit an evolution run's course: one list of saved fitness values per generation (gzipped, stable bytes)."""
     fitness = [[round(ind.result.fitness, 6) for ind in population] for population in history]
-    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
-        handle.write((json.dumps({"generations": fitness}) + "\n").encode("utf-8"))
+    write_gzip(json.dumps({"generations": fitness}) + "\n", path)
 
 
 def history_lines(generations: int) -> list[str]:
