@@ -38,7 +38,7 @@ import json
 import random
 import resource
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -221,9 +221,24 @@ def summary(values: Sequence[float], threshold: float, seed: int = 0) -> str:
     return f"{data.max():.3f} | {data.mean():.3f} [{low:.3f}, {high:.3f}] | {share:.0%}"
 
 
+_FITNESS: dict[tuple[str, Path, tuple[object, ...]], dict[int, dict[str, rapp.RappResult]]] = {}
+"""Fitness already computed in this process, by what was computed, ``out`` and the models: the table and its
+derived lines use the same figures, which take a minute to bootstrap."""
+
+
+def _remembered(what: str, models: dict[int, RappModel], out: Path,
+                compute: Callable[[], dict[int, dict[str, rapp.RappResult]]]) -> dict[int, dict[str, rapp.RappResult]]:
+    key = (what, out, tuple((k, m.algorithms, m.games, m.matrix) for k, m in sorted(models.items())))
+    if key not in _FITNESS:
+        _FITNESS[key] = compute()
+    return _FITNESS[key]
+
+
 def example_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[str, rapp.RappResult]]:
-    by_game = model_results(out)
-    return {k: {g: report_game(g, r, SPECS, m).fitness for g, r in sorted(by_game.items())} for k, m in models.items()}
+    def compute() -> dict[int, dict[str, rapp.RappResult]]:
+        by_game = model_results(out)
+        return {k: {g: report_game(g, r, SPECS, m).fitness for g, r in sorted(by_game.items())} for k, m in models.items()}
+    return _remembered("examples", models, out, compute)
 
 
 def generated_games(out: Path) -> dict[str, Any] | None:
@@ -249,17 +264,19 @@ def generated_data(out: Path) -> tuple[dict[str, Any], list[MatchResult]] | None
 
 
 def generated_fitness(models: dict[int, RappModel], out: Path) -> dict[int, dict[str, rapp.RappResult]]:
-    data = generated_data(out)
-    if data is None:
-        return {}
-    listed, plays = data
-    grouped = by_game(plays)
-    found: dict[int, dict[str, rapp.RappResult]] = {}
-    for k, model in models.items():
-        found[k] = {g: report_game(g, r, union(models), model).fitness for g, r in grouped.items()}
-        for key, reason in listed["unplayable"].items():
-            found[k][key] = rapp.unplayable(reason)
-    return found
+    def compute() -> dict[int, dict[str, rapp.RappResult]]:
+        data = generated_data(out)
+        if data is None:
+            return {}
+        listed, plays = data
+        grouped = by_game(plays)
+        found: dict[int, dict[str, rapp.RappResult]] = {}
+        for k, model in models.items():
+            found[k] = {g: report_game(g, r, union(models), model).fitness for g, r in grouped.items()}
+            for key, reason in listed["unplayable"].items():
+                found[k][key] = rapp.unplayable(reason)
+        return found
+    return _remembered("generated", models, out, compute)
 
 
 RECHECK_SEED = 7777

@@ -203,6 +203,40 @@ def _point(plays: Sequence[Play], algorithms: Sequence[str], p_model: Matrix, to
     return d, b, q, fitness(distance=d, balance=b, quickness=q)
 
 
+def _resampled_points(groups: Mapping[tuple[str, str], Sequence[Play]], draws: Sequence[NDArray[np.int64]],
+                      algorithms: Sequence[str], p_model: Matrix, too_short: int) -> NDArray[np.float64] | None:
+    """(D, B, Q, f) of every resample at once, one row each: ``draws[g][r]`` are the indices of seating g's
+    plays drawn for resample r. None when some pair of algorithms has no play (then no resample has one)."""
+    index = {name: i for i, name in enumerate(algorithms)}
+    n, resamples = len(algorithms), len(draws[0])
+    totals = np.zeros((resamples, n, n))
+    counts = np.zeros((n, n))
+    white = np.zeros(resamples)
+    short = np.zeros(resamples)
+    size = 0
+    for ((w_name, b_name), group), draw in zip(groups.items(), draws):
+        w, b = index[w_name], index[b_name]
+        won = np.array([p.score_white for p in group])[draw].sum(axis=1)
+        white += won
+        short += np.array([p.plies <= too_short for p in group])[draw].sum(axis=1)
+        size += len(group)
+        if w != b:
+            totals[:, w, b] += won
+            totals[:, b, w] += len(group) - won
+            counts[w, b] += len(group)
+            counts[b, w] += len(group)
+    rows, cols = np.triu_indices(n, k=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        upper = totals[:, rows, cols] / counts[rows, cols]
+    if np.isnan(upper).any():
+        return None
+    d = np.mean(np.abs(upper - _upper(p_model)), axis=1)
+    b = np.abs(white - (size - white)) / size
+    q = short / size
+    f = [fitness(distance=x, balance=y, quickness=z) for x, y, z in zip(d.tolist(), b.tolist(), q.tolist())]
+    return np.column_stack([d, b, q, np.array(f)])
+
+
 def bootstrap_intervals(
     plays: Sequence[Play],
     algorithms: Sequence[str],
@@ -223,18 +257,16 @@ def bootstrap_intervals(
     groups: dict[tuple[str, str], list[Play]] = {}
     for play in plays:
         groups.setdefault((play.white, play.black), []).append(play)
-    rng = np.random.default_rng(seed)
-    samples: list[tuple[float, ...]] = []
-    for _ in range(resamples):
-        drawn: list[Play] = []
-        for group in groups.values():
-            drawn.extend(group[i] for i in rng.integers(0, len(group), len(group)))
-        point = _point(drawn, algorithms, p_model, too_short)
-        if point is not None:
-            samples.append(point)
-    if not samples:
+    if not groups or resamples <= 0:
         return {}
-    values = np.array(samples)
+    rng = np.random.default_rng(seed)
+    draws = [np.empty((resamples, len(group)), dtype=np.int64) for group in groups.values()]
+    for r in range(resamples):  # one draw per seating in turn, as a resample of play lists would
+        for draw, group in zip(draws, groups.values()):
+            draw[r] = rng.integers(0, len(group), len(group))
+    values = _resampled_points(groups, draws, algorithms, p_model, too_short)
+    if values is None:
+        return {}
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(values, [tail, 100 - tail], axis=0)
     return {name: Interval(round(float(lo), 12), round(float(hi), 12)) for name, lo, hi in zip(MEASURES, low, high)}

@@ -6,9 +6,21 @@ import json
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ggp.cli import main
-from ggp.evaluation.rapp import Play, bootstrap_intervals, evaluate_game
+from ggp.evaluation.rapp import (
+    MEASURES,
+    Play,
+    absolute_distance,
+    bootstrap_intervals,
+    colour_balance,
+    evaluate_game,
+    fitness,
+    performance_matrix,
+    quickness,
+)
 from tests.conftest import KIF_DIR
 
 MODEL = np.array([[0.5, 0.2], [0.8, 0.5]])
@@ -47,6 +59,43 @@ def test_resampling_is_stratified_so_every_pairing_stays_defined() -> None:
     single = [Play("strong", "weak", 1.0, 20), Play("weak", "strong", 0.5, 30)]
     intervals = bootstrap_intervals(single, ALGORITHMS, MODEL, resamples=200)
     assert intervals["fitness"].width == 0.0  # nothing varies when each stratum has one play
+
+
+def _resample_one_by_one(plays: list[Play], algorithms: tuple[str, ...], model: np.ndarray, resamples: int,
+                         seed: int) -> dict[str, tuple[float, float]]:
+    """The bootstrap spelled out: each resample a list of plays drawn seating by seating, its D, B, Q, f."""
+    groups: dict[tuple[str, str], list[Play]] = {}
+    for play in plays:
+        groups.setdefault((play.white, play.black), []).append(play)
+    rng = np.random.default_rng(seed)
+    points = []
+    for _ in range(resamples):
+        drawn = [group[i] for group in groups.values() for i in rng.integers(0, len(group), len(group))]
+        d = absolute_distance(performance_matrix(drawn, algorithms), model)
+        b, q = colour_balance(drawn), quickness(drawn)
+        points.append((d, b, q, fitness(distance=d, balance=b, quickness=q)))
+    low, high = np.percentile(np.array(points), [2.5, 97.5], axis=0)
+    return {name: (round(float(lo), 12), round(float(hi), 12)) for name, lo, hi in zip(MEASURES, low, high)}
+
+
+THREE = ("a", "b", "c")
+THREE_MODEL = np.array([[0.5, 0.3, 0.2], [0.7, 0.5, 0.4], [0.8, 0.6, 0.5]])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(THREE), st.sampled_from(THREE), st.sampled_from([0.0, 0.5, 1.0]),
+                          st.integers(1, 40)), min_size=1, max_size=40),
+       st.integers(0, 2**16))
+def test_the_batched_bootstrap_equals_resampling_play_lists_one_by_one(raw: list[tuple[str, str, float, int]],
+                                                                      seed: int) -> None:
+    games = [Play(w, b, s, n) for w, b, s, n in raw]
+    pairs = {frozenset((p.white, p.black)) for p in games if p.white != p.black}
+    batched = {name: (i.low, i.high) for name, i in bootstrap_intervals(games, THREE, THREE_MODEL, resamples=50,
+                                                                        seed=seed).items()}
+    if len(pairs) < 3:  # some pair never met: the matrix is undefined, so no interval
+        assert batched == {}
+    else:
+        assert batched == _resample_one_by_one(games, THREE, THREE_MODEL, 50, seed)
 
 
 def test_no_intervals_when_resampling_is_switched_off() -> None:
