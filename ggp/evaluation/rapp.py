@@ -215,16 +215,16 @@ def _resampled_points(groups: Mapping[tuple[str, str], Sequence[Play]], draws: S
     short = np.zeros(resamples)
     size = 0
     for ((w_name, b_name), group), draw in zip(groups.items(), draws):
-        w, b = index[w_name], index[b_name]
+        wi, bi = index[w_name], index[b_name]
         won = np.array([p.score_white for p in group])[draw].sum(axis=1)
         white += won
         short += np.array([p.plies <= too_short for p in group])[draw].sum(axis=1)
         size += len(group)
-        if w != b:
-            totals[:, w, b] += won
-            totals[:, b, w] += len(group) - won
-            counts[w, b] += len(group)
-            counts[b, w] += len(group)
+        if wi != bi:
+            totals[:, wi, bi] += won
+            totals[:, bi, wi] += len(group) - won
+            counts[wi, bi] += len(group)
+            counts[bi, wi] += len(group)
     rows, cols = np.triu_indices(n, k=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         upper = totals[:, rows, cols] / counts[rows, cols]
