@@ -10,7 +10,13 @@ which covers the HTTP client (a fresh connection per message), parsing replies, 
 the reasoner, the record and the database. The step wall time (latency, players included) and the
 reasoner and store shares are printed too. Target: <= 5 ms.
 
-Usage: python benchmarks/manager_overhead.py [--game ticTacToe] [--matches 20] [--engine clingo]
+``--service`` plays the same matches the way ``ggp serve`` and its schedule do: through the manager
+service (:class:`~ggp.manager.service.Manager`: the game reasoned in an isolated worker process, one
+worker call per step, ratings, the match list), one match at a time after one warm-up match. Then the
+overhead is the manager process's CPU plus its reasoner workers' (read from /proc), each per joint move:
+the single-match figure that ``benchmarks/manager_schedule.py`` compares the schedule at scale with.
+
+Usage: python benchmarks/manager_overhead.py [--game ticTacToe] [--matches 20] [--engine clingo] [--service]
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import statistics
 import tempfile
 import time
@@ -26,16 +33,34 @@ from typing import Any
 
 from aiohttp import web
 
+from ggp.commands._manager_glue import machine_factory
 from ggp.files import load_kif
 from ggp.gdl.terms import Description
 from ggp.manager.records import MatchRecord
 from ggp.manager.runner import HttpTransport, MatchConfig, Seat, run_match
+from ggp.manager.service import Manager, MatchRequest
 from ggp.manager.store import Store
 from ggp.protocol.messages import Play, Start, Stop, parse_message
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import JointMove, Move, Role, State, StateMachine
 
 ROOT = Path(__file__).resolve().parents[1]
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_s(parent: int, skip: frozenset[int] = frozenset()) -> float:
+    """CPU seconds (user + system) of the live processes whose parent is ``parent``, but those in ``skip``."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) in skip:
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:
+            total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
 
 
 class TimedMachine:
@@ -171,11 +196,36 @@ async def bench(description: Description, engine: str, matches: int, db: Path,
     return timer.steps, cpu
 
 
+async def bench_service(path: Path, engine: str, matches: int, db: Path, urls: list[str],
+                        players_pid: int) -> tuple[int, float, float]:
+    """Run the matches through the manager service, one at a time after a warm-up one; returns the joint
+    moves and the CPU seconds of this process and of its reasoner workers during them."""
+    manager = Manager(Store(db), machine_factory(engine))
+    try:
+        await manager.add_game("bench", path.read_text(encoding="utf-8"))
+        names = tuple(f"legal{i}" for i in range(len(urls)))
+        for name, url in zip(names, urls):
+            manager.register_player(name, url=url)
+        moves, cpu, workers = 0, 0.0, 0.0
+        for n in range(matches + 1):
+            if n == 1:  # the first match loaded the game into a worker: not counted
+                moves, cpu, workers = 0, time.process_time(), children_cpu_s(os.getpid(), frozenset({players_pid}))
+            record = await manager.wait(await manager.start_match(MatchRequest("bench", names, 5, 5, seed=n)))
+            assert record is not None and record.is_completed and not any(c for row in record.errors for c in row)
+            moves += record.step
+        cpu = time.process_time() - cpu
+        workers = children_cpu_s(os.getpid(), frozenset({players_pid})) - workers
+    finally:
+        await manager.close()
+    return moves, cpu, workers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="ticTacToe")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--engine", default="clingo")
+    parser.add_argument("--service", action="store_true", help="through the manager service, as ggp serve plays")
     args = parser.parse_args()
     path = Path(args.game) if Path(args.game).is_file() else ROOT / "kif" / args.game / f"{args.game}.kif"
     description = load_kif(path)
@@ -187,10 +237,22 @@ def main() -> None:
     try:
         urls = [url_queue.get(timeout=60) for _ in range(roles)]
         with tempfile.TemporaryDirectory() as tmp:
-            steps, cpu = asyncio.run(bench(description, args.engine, args.matches, Path(tmp) / "bench.db", urls))
+            if args.service:
+                assert process.pid is not None
+                moves, cpu, workers = asyncio.run(bench_service(path, args.engine, args.matches, Path(tmp) / "bench.db",
+                                                                urls, process.pid))
+            else:
+                steps, cpu = asyncio.run(bench(description, args.engine, args.matches, Path(tmp) / "bench.db", urls))
     finally:
         stop.set()
         process.join(10)
+    if args.service:
+        print(f"{path.stem} ({args.engine}) through the manager service, {args.matches} matches after a warm-up one, "
+              f"{moves} joint moves, {roles} instant HTTP players in another process")
+        print(f"  manager CPU per move  {cpu / moves * 1000:6.2f} ms in the manager process + "
+              f"{workers / moves * 1000:.2f} ms in its reasoner workers (START and STOP included)")
+        return
+
     def ms(values: list[float]) -> float:
         return statistics.median(values) * 1000
 

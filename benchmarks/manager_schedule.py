@@ -29,6 +29,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from manager_overhead import children_cpu_s
+
 from ggp.commands._manager_glue import machine_factory
 from ggp.manager.reasoning import ReasonerLimits
 from ggp.manager.scheduler import Scheduler, ScheduleSettings
@@ -37,22 +39,6 @@ from ggp.manager.store import Store
 from tests.helpers.step_players import step_games
 
 ROOT = Path(__file__).resolve().parents[1]
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def children_cpu_s(parent: int) -> float:
-    """CPU seconds (user + system) of the live processes whose parent is ``parent``."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == parent:
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
 
 
 async def bench(args: argparse.Namespace) -> int:

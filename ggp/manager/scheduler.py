@@ -4,7 +4,10 @@ Every ``round_s`` seconds (``ggp serve --schedule``) the scheduler
 
 1. gives suspended players another chance once they have been suspended ``retry_s`` seconds;
 2. pings (INFO, ``ping_s``) every registered remote player that is not paused, not suspended and not
-   seated in a running match (a player plays at most one match at a time, scheduled or not);
+   seated in a running match (a player plays at most one match at a time, scheduled or not), except
+   those that completed a scheduled match without an error within the last ``fresh_s`` seconds: they
+   have just answered every message of a match, so they are counted available without a ping (at 50
+   players most idle players are those that just finished, and a ping costs the manager what a move does);
 3. seats the players that answered ``available``, in a seeded random order, on games drawn with weight
    ``1 / (1 + matches of the game started in the last recent_s seconds)``, so games that have had few
    recent matches come up more often; a game needs as many players as it has roles (the chance role
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import time
 from collections import Counter
@@ -48,12 +52,14 @@ CREATE TABLE IF NOT EXISTS schedule_players (
 
 @dataclass(frozen=True, slots=True)
 class ScheduleSettings:
-    """Seconds between rounds, the INFO deadline, the window that counts a game's recent matches, how long
-    a suspended player waits before it is retried, default clocks (seconds), the games to draw from
-    (empty: every stored game) and the seed of the pairing order (``None``: a fresh one)."""
+    """Seconds between rounds, the INFO deadline, how long a clean finish counts as an answered ping, the
+    window that counts a game's recent matches, how long a suspended player waits before it is retried,
+    default clocks (seconds), the games to draw from (empty: every stored game) and the seed of the pairing
+    order (``None``: a fresh one)."""
 
     round_s: float = 5.0
     ping_s: float = 1.0
+    fresh_s: float = 10.0
     recent_s: float = 3600.0
     retry_s: float = 600.0
     start_clock: int = 30
@@ -62,8 +68,9 @@ class ScheduleSettings:
     seed: int | None = None
 
     def __post_init__(self) -> None:
-        if self.round_s <= 0 or self.ping_s <= 0 or self.recent_s <= 0 or self.retry_s < 0:
-            raise InputError("schedule round, ping and recent-window seconds must be positive, retry 0 or more")
+        if self.round_s <= 0 or self.ping_s <= 0 or self.recent_s <= 0 or self.retry_s < 0 or self.fresh_s < 0:
+            raise InputError("schedule round, ping and recent-window seconds must be positive, retry and fresh "
+                             "0 or more")
         for clock in (self.start_clock, self.play_clock):
             if not 1 <= clock <= 3600:
                 raise InputError("schedule clocks must be whole seconds from 1 to 3600")
@@ -99,6 +106,9 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self.rounds = 0
         self.started: list[str] = []
+        self.pings = 0
+        self._watched: dict[str, tuple[str, ...]] = {}  # scheduled match still running -> its players
+        self._finished_clean: dict[str, float] = {}  # player -> when it completed a scheduled match without error
 
     def configure(self, settings: ScheduleSettings) -> None:
         """Replace the settings (``ggp serve`` gives its options before starting the schedule)."""
@@ -193,8 +203,28 @@ class Scheduler:
                 return False
             return reply.get("status") == "available"
 
-        replies = await asyncio.gather(*(answers(p) for p in players))
-        return [p.name for p, ok in zip(players, replies) if ok]
+        now = time.time()
+        fresh = {p.name for p in players if now - self._finished_clean.get(p.name, -math.inf) < self.settings.fresh_s}
+        asked = [p for p in players if p.name not in fresh]
+        self.pings += len(asked)
+        replies = await asyncio.gather(*(answers(p) for p in asked))
+        answered = {p.name for p, ok in zip(asked, replies) if ok} | fresh
+        return [p.name for p in players if p.name in answered]
+
+    def _note_finished(self, now: float) -> None:
+        """Mark the players of the scheduled matches that ended since the last round: a clean finish (the
+        match completed, no error of theirs) stands for an answered ping for ``fresh_s`` seconds."""
+        running = set(self.manager.running_ids())
+        for match_id in [m for m in self._watched if m not in running]:
+            names = self._watched.pop(match_id)
+            record = self.manager.store.match(match_id)
+            for role, name in enumerate(names):
+                clean = record is not None and record.is_completed and not any(
+                    role < len(row) and row[role] for row in record.errors)
+                if clean:
+                    self._finished_clean[name] = now
+                else:
+                    self._finished_clean.pop(name, None)
 
     async def run_round(self) -> list[str]:
         """One round: retry, ping, pair, start. Returns the ids of the matches started."""
@@ -203,6 +233,7 @@ class Scheduler:
         store = self.manager.store
         players = [p for p in store.players() if p.kind == "remote"]
         self._retry_suspended(players, now)
+        self._note_finished(now)
         players = [p for p in store.players() if p.kind == "remote"]
         skip = self.paused() | self.busy()
         idle = await self._available([p for p in players if not p.suspended and p.name not in skip])
@@ -236,6 +267,9 @@ class Scheduler:
             log.warning("schedule: no match on %s for %s: %s", game.key, seated, exc)
             return None
         self.started.append(match_id)
+        self._watched[match_id] = tuple(seated)
+        for name in seated:  # fresh again only once this match ends cleanly
+            self._finished_clean.pop(name, None)
         return match_id
 
     def status(self) -> dict[str, Any]:

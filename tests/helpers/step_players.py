@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+from collections import Counter
 
 from aiohttp import web
 
@@ -45,12 +46,18 @@ def step_games(count: int = 20) -> dict[str, str]:
     return games
 
 
+MESSAGES = web.AppKey("messages", Counter[str])
+"""A step player app's count of the messages it received, by kind (``INFO``, ``START``, ...)."""
+
+
 def step_player_app(seed: int, delay_s: float = 0.0) -> web.Application:
-    """An HTTP player for step games (any number of matches at once)."""
+    """An HTTP player for step games (any number of matches at once); counts its messages (``app[MESSAGES]``)."""
     rng = random.Random(seed)
+    messages: Counter[str] = Counter()
 
     async def handle(request: web.Request) -> web.Response:
         kind = (await request.text()).replace("(", " ").replace(")", " ").split()[0].upper()
+        messages[kind] += 1
         if kind == "PLAY":
             if delay_s:
                 await asyncio.sleep(delay_s)
@@ -60,6 +67,7 @@ def step_player_app(seed: int, delay_s: float = 0.0) -> web.Application:
         return web.Response(text=reply, content_type="text/acl")
 
     app = web.Application()
+    app[MESSAGES] = messages
     app.router.add_post("/", handle)
     return app
 

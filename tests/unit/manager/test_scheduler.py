@@ -16,7 +16,7 @@ from ggp.manager.scheduler import SCHEDULE_TOURNAMENT, Scheduler, ScheduleSettin
 from ggp.manager.service import Manager
 from ggp.manager.store import GameRow
 from tests.helpers.network import free_port
-from tests.helpers.step_players import step_game_kif, step_player_app
+from tests.helpers.step_players import MESSAGES, step_game_kif, step_player_app
 
 Client = TestClient[web.Request, web.Application]
 ClientFactory = Callable[[web.Application], Awaitable[Client]]
@@ -80,6 +80,41 @@ async def test_paused_silent_and_suspended_players_are_not_seated_and_a_suspensi
     player = manager.store.player("p1")
     assert player is not None and not player.suspended
     await asyncio.gather(*(manager.wait(m) for m in retried))
+
+
+async def test_players_that_just_finished_a_match_cleanly_are_seated_again_without_a_ping(
+        manager: Manager, aiohttp_server: ServerFactory) -> None:
+    await manager.add_game("duel", step_game_kif(2, 3))
+    apps = [step_player_app(index) for index in range(2)]
+    for index, app in enumerate(apps):
+        manager.register_player(f"p{index}", url=str((await aiohttp_server(app)).make_url("/")))
+    scheduler = Scheduler(manager, ScheduleSettings(seed=1, fresh_s=3600))
+    first = await scheduler.run_round()
+    await asyncio.gather(*(manager.wait(m) for m in first))
+    assert [app[MESSAGES]["INFO"] for app in apps] == [1, 1] and scheduler.pings == 2
+    second = await scheduler.run_round()
+    assert sorted(seated(manager, second)) == ["p0", "p1"]
+    assert [app[MESSAGES]["INFO"] for app in apps] == [1, 1] and scheduler.pings == 2  # no ping: they just played
+    await asyncio.gather(*(manager.wait(m) for m in second))
+    scheduler.configure(ScheduleSettings(seed=1, fresh_s=0))  # a finish no longer stands for a ping
+    third = await scheduler.run_round()
+    assert [app[MESSAGES]["INFO"] for app in apps] == [2, 2] and scheduler.pings == 4
+    await asyncio.gather(*(manager.wait(m) for m in third))
+
+
+async def test_a_player_with_an_error_in_its_last_match_is_pinged_before_it_is_seated_again(
+        manager: Manager, aiohttp_server: ServerFactory) -> None:
+    await manager.add_game("duel", step_game_kif(2, 2))
+    apps = [step_player_app(0), step_player_app(1, delay_s=1.5)]  # p1 overruns its 1 s play clock
+    for index, app in enumerate(apps):
+        manager.register_player(f"p{index}", url=str((await aiohttp_server(app)).make_url("/")))
+    scheduler = Scheduler(manager, ScheduleSettings(seed=1, fresh_s=3600, start_clock=2, play_clock=1))
+    first = await scheduler.run_round()
+    record = await manager.wait(first[0])
+    assert record is not None and any(row[record.player_names.index("p1")] for row in record.errors)
+    again = await scheduler.run_round()
+    assert [app[MESSAGES]["INFO"] for app in apps] == [1, 2]  # p0 finished cleanly, p1 is asked again
+    await asyncio.gather(*(manager.wait(m) for m in again))
 
 
 def test_games_with_few_recent_matches_are_drawn_more_often() -> None:
