@@ -197,27 +197,30 @@ async def bench(description: Description, engine: str, matches: int, db: Path,
 
 
 async def bench_service(path: Path, engine: str, matches: int, db: Path, urls: list[str],
-                        players_pid: int) -> tuple[int, float, float]:
+                        players_pid: int) -> tuple[int, int, float, float]:
     """Run the matches through the manager service, one at a time after a warm-up one; returns the joint
-    moves and the CPU seconds of this process and of its reasoner workers during them."""
+    moves, the player requests (START, PLAYs, STOP) and the CPU seconds of this process and of its reasoner
+    workers during them."""
     manager = Manager(Store(db), machine_factory(engine))
     try:
         await manager.add_game("bench", path.read_text(encoding="utf-8"))
         names = tuple(f"legal{i}" for i in range(len(urls)))
         for name, url in zip(names, urls):
             manager.register_player(name, url=url)
-        moves, cpu, workers = 0, 0.0, 0.0
+        moves, requests, cpu, workers = 0, 0, 0.0, 0.0
         for n in range(matches + 1):
             if n == 1:  # the first match loaded the game into a worker: not counted
-                moves, cpu, workers = 0, time.process_time(), children_cpu_s(os.getpid(), frozenset({players_pid}))
+                moves, requests = 0, 0
+                cpu, workers = time.process_time(), children_cpu_s(os.getpid(), frozenset({players_pid}))
             record = await manager.wait(await manager.start_match(MatchRequest("bench", names, 5, 5, seed=n)))
             assert record is not None and record.is_completed and not any(c for row in record.errors for c in row)
             moves += record.step
+            requests += len(names) * (record.step + 2)
         cpu = time.process_time() - cpu
         workers = children_cpu_s(os.getpid(), frozenset({players_pid})) - workers
     finally:
         await manager.close()
-    return moves, cpu, workers
+    return moves, requests, cpu, workers
 
 
 def main() -> None:
@@ -239,7 +242,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             if args.service:
                 assert process.pid is not None
-                moves, cpu, workers = asyncio.run(bench_service(path, args.engine, args.matches, Path(tmp) / "bench.db",
+                moves, requests, cpu, workers = asyncio.run(bench_service(path, args.engine, args.matches, Path(tmp) / "bench.db",
                                                                 urls, process.pid))
             else:
                 steps, cpu = asyncio.run(bench(description, args.engine, args.matches, Path(tmp) / "bench.db", urls))
@@ -250,7 +253,9 @@ def main() -> None:
         print(f"{path.stem} ({args.engine}) through the manager service, {args.matches} matches after a warm-up one, "
               f"{moves} joint moves, {roles} instant HTTP players in another process")
         print(f"  manager CPU per move  {cpu / moves * 1000:6.2f} ms in the manager process + "
-              f"{workers / moves * 1000:.2f} ms in its reasoner workers (START and STOP included)")
+              f"{workers / moves * 1000:.2f} ms in its reasoner workers (START and STOP included); "
+              f"{requests / moves:.2f} player requests per joint move, {cpu / requests * 1000:.2f} ms of the manager "
+              f"process per request")
         return
 
     def ms(values: list[float]) -> float:

@@ -31,6 +31,8 @@ ROWS: tuple[tuple[str, list[str]], ...] = (
     ("per-state seed games", [PY, "benchmarks/seed_games.py", "--seconds", "10"]),
     ("mcts vs openspiel", [PY, "benchmarks/mcts_speed.py", "--seconds", "5", "--playouts", "1"]),
     *((f"manager overhead, run {run}", [PY, "benchmarks/manager_overhead.py", "--matches", "20"]) for run in (1, 2, 3)),
+    *((f"manager overhead through the service, run {run}",
+       [PY, "benchmarks/manager_overhead.py", "--matches", "20", "--service"]) for run in (1, 2, 3)),
     ("6x6 sbg circuit playouts", [PY, "benchmarks/sbg_games.py", "--no-clingo", "--bench", "3", "--playouts", "5",
                                   *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "games").glob("*.sbg")))]),
     ("clingo ticTacToe", [PY, "-m", "ggp", "bench", "kif/ticTacToe/ticTacToe.kif", "--engine", "clingo",
