@@ -21,7 +21,7 @@ rerun skips the matches already in it, so a long run goes in pieces (``table`` r
 ``benchmarks/data/vs_sancho_*.jsonl``).
 
 Usage: python benchmarks/vs_sancho.py run [--clock 10/2] [--matches 10] [--games ticTacToe ...] [--out FILE]
-       python benchmarks/vs_sancho.py table [FILE ...]
+       python benchmarks/vs_sancho.py table [FILE ...] [--games ticTacToe ...]
 """
 
 from __future__ import annotations
@@ -234,6 +234,7 @@ def main() -> None:
     play.add_argument("--out", type=Path, default=OUT, help=f"results file (default {OUT.relative_to(ROOT)})")
     table = commands.add_parser("table", help="print the table of results files")
     table.add_argument("files", nargs="*", type=Path, help="default: every benchmarks/data/vs_sancho_*.jsonl")
+    table.add_argument("--games", nargs="+", default=None, choices=list(GAMES), help="only these games' rows")
     args = parser.parse_args()
     if args.command == "run":
         # killed (SIGTERM) mid-run: unwind, so the player processes and Sancho's folders go too
@@ -245,7 +246,10 @@ def main() -> None:
         files = [args.out]
     else:
         files = args.files or sorted(DATA.glob("vs_sancho_*.jsonl"))
-    for line in summarize(read_rows(files)):
+    rows = read_rows(files)
+    if args.command == "table" and args.games:
+        rows = [row for row in rows if row["game"] in args.games]
+    for line in summarize(rows):
         print(line)
 
 
