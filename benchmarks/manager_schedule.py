@@ -13,7 +13,7 @@ Printed: matches completed and aborted, joint moves, request errors, matches per
 (event loop: HTTP, records, SQLite, scheduling) and of its reasoner workers (read from /proc).
 
 Usage: PYTHONPATH=. python benchmarks/manager_schedule.py [--players 50] [--games 20] [--seconds 600]
-       [--first-port 28100] [--think 0.2] [--round 1] [--playclock 2] [--cache-mb 1024]
+       [--first-port 28100] [--think 0.2] [--round 1] [--playclock 2] [--fresh 10] [--cache-mb 1024]
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ async def bench(args: argparse.Namespace) -> int:
         for index, port in enumerate(ports):
             manager.register_player(f"bot{index:02d}", url=f"http://127.0.0.1:{port}/")
         scheduler = Scheduler(manager, ScheduleSettings(round_s=args.round, start_clock=args.startclock,
-                                                        play_clock=args.playclock, seed=1))
+                                                        play_clock=args.playclock, fresh_s=args.fresh, seed=1))
         cpu0, workers0, wall0 = time.process_time(), children_cpu_s(os.getpid()), time.monotonic()
         scheduler.start()
         while time.monotonic() - wall0 < args.seconds:
@@ -101,7 +101,7 @@ async def bench(args: argparse.Namespace) -> int:
           f"reasoner cache {args.cache_mb} MB, load average at the end {os.getloadavg()[0]:.1f}")
     print(f"matches: {len(done)} ({len(completed)} completed, {len(aborted)} aborted), joint moves {moves}, "
           f"most running at once {most_running}, stuck {len(stuck)}")
-    print(f"request errors: {dict(errors) or 'none'}")
+    print(f"request errors: {dict(errors) or 'none'}; pings {scheduler.pings} (fresh {args.fresh:g} s)")
     print(f"matches per player: min {min(per_player.values())} median {statistics.median(per_player.values()):g} "
           f"max {max(per_player.values())}; per game: min {min(per_game.values())} max {max(per_game.values())} "
           f"over {len(per_game)} games")
@@ -123,6 +123,8 @@ def main() -> int:
     parser.add_argument("--round", type=float, default=1.0, help="seconds between scheduling rounds")
     parser.add_argument("--startclock", type=int, default=5)
     parser.add_argument("--playclock", type=int, default=2)
+    parser.add_argument("--fresh", type=float, default=ScheduleSettings().fresh_s,
+                        help="seconds a clean finish stands for a ping (0: ping every idle player every round)")
     parser.add_argument("--cache-mb", type=int, default=1024, help="the manager's reasoner worker cache (serve: "
                         "--reasoner-cache-mb); 20 games need about 600 MB, or each match reloads its game")
     return asyncio.run(bench(parser.parse_args()))
