@@ -39,6 +39,13 @@ COUNTER = """
 """Ten steps of ``(step 1)`` for both players, played with the real (clingo) reasoner."""
 
 
+FOREGROUND = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "runpy.run_module('ggp', run_name='__main__', alter_sys=True)")
+"""``python -m ggp`` as a foreground program gets it: Ctrl-C interrupts it even when these tests run in the
+background, where the shell starts them (and so every process they start) with SIGINT ignored, which
+Python, and so ``ggp serve``, rightly keeps."""
+
+
 class Serve:
     """``ggp serve`` in a subprocess on a free loopback port with its database at ``db``."""
 
@@ -49,7 +56,7 @@ class Serve:
     @classmethod
     async def start(cls, db: Path) -> Serve:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "ggp", "serve", "--port", "0", "--no-kif", "--db", str(db),
+            sys.executable, "-c", FOREGROUND, "serve", "--port", "0", "--no-kif", "--db", str(db),
             stdout=asyncio.subprocess.PIPE)
         assert process.stdout is not None
         line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
