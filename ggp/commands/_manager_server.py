@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import os
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +122,14 @@ async def wait_for_stop() -> None:
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     await stop.wait()
+
+
+def how_to_stop() -> str:
+    """How this process is stopped, for its banner: Ctrl-C, unless the shell started it with SIGINT
+    ignored (a background job without job control, ``ggp serve &`` in a script), which it keeps."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return f"SIGTERM stops it (kill {os.getpid()}; it was started with Ctrl-C ignored)"
+    return "Ctrl-C stops it"
 
 
 def open_store(db: str) -> Store:

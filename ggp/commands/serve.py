@@ -82,6 +82,7 @@ async def _serve(args: argparse.Namespace) -> int:
     )
     from ggp.commands._manager_server import (
         check_exposure,
+        how_to_stop,
         load_games,
         open_store,
         start_server,
@@ -142,7 +143,7 @@ async def _serve(args: argparse.Namespace) -> int:
             scheduler.configure(schedule)
             scheduler.start()
             print(f"continuous scheduling on, a round every {schedule.round_s:g} s", flush=True)
-        print(f"ggp manager at {server.url} (database {args.db}); Ctrl-C stops it", flush=True)
+        print(f"ggp manager at {server.url} (database {args.db}); {how_to_stop()}", flush=True)
         await wait_for_stop()
     finally:
         await server.runner.app[SCHEDULER].stop()  # no new match while the manager closes

@@ -99,14 +99,20 @@ def test_serving_beyond_loopback_needs_expose_and_a_token(capsys: pytest.Capture
     assert "--expose" in capsys.readouterr().err
 
 
-def test_serve_starts_answers_and_stops_on_sigterm(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "ggp", "serve", "--port", "0", "--no-kif", "--db", str(tmp_path / "m.db")]
+@pytest.mark.parametrize(("sigint", "hint"), [("default_int_handler", "Ctrl-C stops it"), ("SIG_IGN", "SIGTERM stops it")],
+                         ids=["foreground", "background"])
+def test_serve_starts_answers_and_stops_on_sigterm(tmp_path: Path, sigint: str, hint: str) -> None:
+    """Its banner says how to stop it: Ctrl-C, or SIGTERM where a shell started it with SIGINT ignored."""
+    started_as = (f"import runpy, signal; signal.signal(signal.SIGINT, signal.{sigint}); "
+                  "runpy.run_module('ggp', run_name='__main__', alter_sys=True)")
+    command = [sys.executable, "-c", started_as, "serve", "--port", "0", "--no-kif", "--db", str(tmp_path / "m.db")]
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
         try:
             assert process.stdout is not None
             line = process.stdout.readline()
             found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
             assert found, line
+            assert hint in line
             with urllib.request.urlopen(found.group(1) + "api/players", timeout=10) as response:
                 names = {p["name"] for p in json.load(response)}
             assert "random" in names
