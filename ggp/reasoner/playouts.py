@@ -81,11 +81,13 @@ class MctsTreeFactory(Protocol):
     chance; the tree holds at most ``max_nodes`` nodes and then scores new leaves without storing them;
     ``mast`` is the share of MAST-greedy moves in single playouts (``players/mcts.py``; 0: uniform);
     ``solver`` turns MCTS-Solver on (nodes where one role chooses are proven from their children's proofs);
-    ``rave`` > 0 is RAVE's equivalence parameter k (all-moves-as-first means blended into UCB1; 0: off)."""
+    ``rave`` > 0 is RAVE's equivalence parameter k (all-moves-as-first means blended into UCB1; 0: off);
+    ``decisive`` is the single playouts' lookahead: 1 plays a move that wins at once wherever a role has one,
+    2 also avoids a move after which an opponent has one (0: none)."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0,
+        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
     ) -> MctsTree | None: ...
 
 

@@ -325,6 +325,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_set_rave.restype = ctypes.c_int32
     lib.ggp_mcts_set_solver.argtypes = [_P, ctypes.c_int32]
     lib.ggp_mcts_set_solver.restype = None
+    lib.ggp_mcts_set_decisive.argtypes = [_P, ctypes.c_int32]
+    lib.ggp_mcts_set_decisive.restype = ctypes.c_int32
     lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P, _P]
     lib.ggp_mcts_proven.restype = ctypes.c_int32
     lib.ggp_mcts_line.argtypes = [_P, _P]
@@ -491,6 +493,14 @@ class NativeTree:
         0 turns it off). Raises :class:`ReasonerError` when out of memory."""
         if self._lib.ggp_mcts_set_rave(self._tree, k) != 0:
             raise ReasonerError("out of memory for the RAVE statistics")
+
+    def set_decisive(self, level: int) -> None:
+        """Set the single playouts' lookahead from now on (``ggp_mcts_set_decisive``): 0 none; 1 decisive
+        moves (at each step a role with a move that ends the game at its highest goal plays it; all its moves
+        are tried at once, one per lane); 2 anti-decisive moves too (else it avoids a move after which the one
+        opponent to choose has such a move). Raises :class:`ReasonerError` when out of memory."""
+        if self._lib.ggp_mcts_set_decisive(self._tree, level) != 0:
+            raise ReasonerError("out of memory for the decisive-move lookahead")
 
     def set_solver(self, on: bool) -> None:
         """Prove nodes from now on (``ggp_mcts_set_solver``, MCTS-Solver: a node where one role chooses is

@@ -479,13 +479,14 @@ class CircuitStateMachine(StateInfoQueries):
 
     def mcts_tree(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
-        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0,
+        max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
     ) -> CircuitMctsTree | None:
         """An MCTS tree rooted at ``state`` and searched in C (the :class:`~ggp.reasoner.playouts.MctsTreeFactory`
         hook), reserving at most :data:`TREE_MAX_BYTES`; None with the numpy evaluator. Playouts are cut
         after :data:`DEFAULT_MAX_DEPTH` joint moves; with ``mast`` > 0 single playouts choose that share of
         their moves by MAST (``ggp_mcts_set_mast``); with ``solver`` the tree proves what it can
-        (``ggp_mcts_set_solver``, MCTS-Solver); ``rave`` > 0 is RAVE's k (``ggp_mcts_set_rave``).
+        (``ggp_mcts_set_solver``, MCTS-Solver); ``rave`` > 0 is RAVE's k (``ggp_mcts_set_rave``); ``decisive`` is
+        the single playouts' lookahead (``ggp_mcts_set_decisive``: 1 decisive moves, 2 anti-decisive ones too).
         Raises :class:`ReasonerError` when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
@@ -501,6 +502,10 @@ class CircuitStateMachine(StateInfoQueries):
         tree.set_solver(solver)
         if rave > 0.0:
             tree.set_rave(rave)
+        if not 0 <= decisive <= 2:
+            raise ValueError(f"decisive is the playouts' lookahead, 0, 1 or 2; found {decisive}")
+        if decisive:
+            tree.set_decisive(decisive)
         return CircuitMctsTree(self, tree)
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:

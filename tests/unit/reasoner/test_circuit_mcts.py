@@ -465,3 +465,111 @@ def test_nested_search_needs_one_role_without_chance_and_does_nothing_at_the_end
     tree = machine.mcts_tree(state, exploration=0.4, playouts_per_leaf=1, chance=[False], seed=0, max_nodes=100)
     assert tree is not None and machine.is_terminal(state)
     assert tree.nested(3, math.inf) and tree.root_statistics(0).line is None
+
+
+RACE = """
+(role a) (role b) (init (control a)) (init (step 0))
+(num 1) (num 2) (num 3) (num 4) (num 5) (num 6) (num 7) (num 8)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10)
+(<= (legal ?r (pick ?n)) (true (control ?r)) (num ?n))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (won ?r)) (does ?r (pick 8)))
+(<= (next (control a)) (true (control b)))
+(<= (next (control b)) (true (control a)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (won ?r)))
+(<= terminal (true (step 10)))
+(<= (goal ?r 100) (true (won ?r)))
+(<= (goal a 0) (true (won b)))
+(<= (goal b 0) (true (won a)))
+(<= (goal ?r 50) (role ?r) (not (true (won a))) (not (true (won b))))
+"""
+"""Whoever picks 8 wins at once; ten picks without one draw."""
+
+
+@pytest.mark.parametrize("evaluator", NATIVE)
+def test_decisive_playouts_take_the_opponents_winning_move_where_random_ones_miss_it(
+    evaluator: EvaluatorKind, tmp_path: Path,
+) -> None:
+    path = tmp_path / "race.kif"
+    path.write_text(RACE)
+    machine = circuit_machine(path, evaluator)
+    totals = {}
+    for decisive in (0, 1):
+        tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False],
+                                 seed=5, max_nodes=100, decisive=decisive)
+        # Eight iterations try each of a's eight picks once: pick 8 wins at once; after any other the one
+        # playout starts with b to move, and a decisive b picks 8.
+        assert tree is not None and tree.search(8, math.inf) == 8
+        stats = tree.root_statistics(0)
+        assert stats.visits == (1,) * 8
+        totals[decisive] = {str(move): total for move, total in zip(stats.moves, stats.totals)}
+    assert totals[1] == {f"(pick {n})": 1.0 if n == 8 else 0.0 for n in range(1, 9)}
+    assert totals[0]["(pick 8)"] == 1.0
+    assert sum(totals[0].values()) > 1.0, "random playouts after a's other picks never reached a draw or a win"
+
+
+GUARD = """
+(role a) (role b) (init (control a)) (init (step 0))
+(door 1) (door 2) (door 3) (door 4)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10)
+(<= (legal a (pick ?n)) (true (control a)) (door ?n))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (legal b grab) (true (control b)) (true open))
+(<= (legal b pass) (true (control b)))
+(<= (legal b wait) (true (control b)))
+(<= (next open) (does a (pick ?n)) (distinct ?n 1))
+(<= (next (won b)) (does b grab))
+(<= (next (control a)) (true (control b)))
+(<= (next (control b)) (true (control a)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(<= terminal (true (won b)))
+(<= terminal (true (step 10)))
+(<= (goal b 100) (true (won b)))
+(<= (goal a 0) (true (won b)))
+(<= (goal ?r 50) (role ?r) (not (true (won b))))
+"""
+"""Any door but the first lets b grab the win on its next move; ten moves without a grab draw."""
+
+
+@pytest.mark.parametrize("evaluator", NATIVE)
+def test_anti_decisive_playouts_avoid_the_move_that_lets_the_opponent_win_at_once(
+    evaluator: EvaluatorKind, tmp_path: Path,
+) -> None:
+    path = tmp_path / "guard.kif"
+    path.write_text(GUARD)
+    machine = circuit_machine(path, evaluator)
+    totals = {}
+    for level in (1, 2):
+        tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False],
+                                 seed=5, max_nodes=100, decisive=level)
+        # Four iterations try each of a's doors once, each scored by one playout from b's move. Decisive
+        # playouts make b grab whenever it can; anti-decisive ones make a pick door 1 at each of its moves.
+        assert tree is not None and tree.search(4, math.inf) == 4
+        stats = tree.root_statistics(0)
+        totals[level] = {str(move): total for move, total in zip(stats.moves, stats.totals)}
+    assert totals[2] == {"(pick 1)": 0.5, "(pick 2)": 0.0, "(pick 3)": 0.0, "(pick 4)": 0.0}
+    assert totals[1]["(pick 1)"] == 0.0, "a random a picked door 1 four times running"
+
+
+def test_the_playouts_lookahead_is_0_1_or_2() -> None:
+    machine = machine_of("ticTacToe")
+    with pytest.raises(ValueError, match="decisive is the playouts' lookahead"):
+        machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False], seed=0,
+                          max_nodes=10, decisive=3)
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_decisive_playouts_grow_the_same_tree_on_both_evaluators_and_differ_from_random_ones(level: int) -> None:
+    results = []
+    for evaluator in NATIVE:
+        for decisive in (0, level):
+            tree = machine_of("connectFour", evaluator).mcts_tree(
+                play(machine_of("connectFour", evaluator)), exploration=0.4, playouts_per_leaf=1,
+                chance=[False, False], seed=11, max_nodes=100_000, mast=0.3, decisive=decisive)
+            assert tree is not None and tree.search(300, math.inf) == 300
+            results.append(tree.root_statistics(0))
+    assert results[0] == results[2] and results[1] == results[3]
+    assert results[0] != results[1]

@@ -1,0 +1,27 @@
+"""docs/players.md's decisive-move duels are the committed arena runs, row for row."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+DATA = ROOT / "benchmarks" / "data" / "decisive_duels_2026-11-27.jsonl.gz"
+
+
+def test_the_docs_decisive_duel_table_is_printed_from_the_committed_runs() -> None:
+    spec = importlib.util.spec_from_file_location("arena_duels", ROOT / "benchmarks" / "arena_duels.py")
+    assert spec is not None and spec.loader is not None
+    arena_duels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(arena_duels)
+    duels = arena_duels.read_duels(DATA)
+    assert len(duels) == 10
+    docs = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+    for duel in duels:
+        result = duel["result"]
+        new, old = result["players"]
+        assert duel["command"][-4:] == ["--player", new, "--player", old]
+        games = int(duel["command"][duel["command"].index("--games") + 1])
+        assert len(result["games"]) == result["standings"][0]["games"] == games
+        assert sorted(game["seats"] for game in result["games"][:2]) == [[0, 1], [1, 0]]  # seats rotated
+        assert arena_duels.row(duel) in docs
