@@ -488,23 +488,26 @@ RACE = """
 """Whoever picks 8 wins at once; ten picks without one draw."""
 
 
+def first_move_totals(kif: str, path: Path, evaluator: EvaluatorKind, decisive: int) -> dict[str, float]:
+    """The first role's goal total per root move after one iteration per move, each scored by one playout
+    (or by its terminal state) with the ``decisive`` lookahead."""
+    path.write_text(kif)
+    machine = circuit_machine(path, evaluator)
+    moves = len(machine.legal_moves(machine.initial_state(), machine.roles[0]))
+    tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False],
+                             seed=5, max_nodes=100, decisive=decisive)
+    assert tree is not None and tree.search(moves, math.inf) == moves
+    stats = tree.root_statistics(0)
+    assert stats.visits == (1,) * moves  # unvisited moves first
+    return {str(move): total for move, total in zip(stats.moves, stats.totals)}
+
+
 @pytest.mark.parametrize("evaluator", NATIVE)
 def test_decisive_playouts_take_the_opponents_winning_move_where_random_ones_miss_it(
     evaluator: EvaluatorKind, tmp_path: Path,
 ) -> None:
-    path = tmp_path / "race.kif"
-    path.write_text(RACE)
-    machine = circuit_machine(path, evaluator)
-    totals = {}
-    for decisive in (0, 1):
-        tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False],
-                                 seed=5, max_nodes=100, decisive=decisive)
-        # Eight iterations try each of a's eight picks once: pick 8 wins at once; after any other the one
-        # playout starts with b to move, and a decisive b picks 8.
-        assert tree is not None and tree.search(8, math.inf) == 8
-        stats = tree.root_statistics(0)
-        assert stats.visits == (1,) * 8
-        totals[decisive] = {str(move): total for move, total in zip(stats.moves, stats.totals)}
+    # Pick 8 wins at once; after any other pick the one playout starts with b to move, and a decisive b picks 8.
+    totals = {level: first_move_totals(RACE, tmp_path / "race.kif", evaluator, level) for level in (0, 1)}
     assert totals[1] == {f"(pick {n})": 1.0 if n == 8 else 0.0 for n in range(1, 9)}
     assert totals[0]["(pick 8)"] == 1.0
     assert sum(totals[0].values()) > 1.0, "random playouts after a's other picks never reached a draw or a win"
@@ -538,18 +541,9 @@ GUARD = """
 def test_anti_decisive_playouts_avoid_the_move_that_lets_the_opponent_win_at_once(
     evaluator: EvaluatorKind, tmp_path: Path,
 ) -> None:
-    path = tmp_path / "guard.kif"
-    path.write_text(GUARD)
-    machine = circuit_machine(path, evaluator)
-    totals = {}
-    for level in (1, 2):
-        tree = machine.mcts_tree(machine.initial_state(), exploration=1.0, playouts_per_leaf=1, chance=[False, False],
-                                 seed=5, max_nodes=100, decisive=level)
-        # Four iterations try each of a's doors once, each scored by one playout from b's move. Decisive
-        # playouts make b grab whenever it can; anti-decisive ones make a pick door 1 at each of its moves.
-        assert tree is not None and tree.search(4, math.inf) == 4
-        stats = tree.root_statistics(0)
-        totals[level] = {str(move): total for move, total in zip(stats.moves, stats.totals)}
+    # Each door's playout starts with b's move. Decisive playouts make b grab whenever it can; anti-decisive
+    # ones also make a pick door 1 at each of its moves, so the game after door 1 is drawn.
+    totals = {level: first_move_totals(GUARD, tmp_path / "guard.kif", evaluator, level) for level in (1, 2)}
     assert totals[2] == {"(pick 1)": 0.5, "(pick 2)": 0.0, "(pick 3)": 0.0, "(pick 4)": 0.0}
     assert totals[1]["(pick 1)"] == 0.0, "a random a picked door 1 four times running"
 
