@@ -918,6 +918,13 @@ static int32_t anti_decisive_move(mtree_t *T, const int32_t *cand, int k, int r,
   int np = 0;
   const uint64_t term = d[G->term_slot[0]] ^ ((uint64_t)0 - (uint64_t)G->term_neg[0]);
   for (int m = 0; m < NM; m++) lw[m] = d[G->legal_slot[m]] ^ ((uint64_t)0 - (uint64_t)G->legal_neg[m]);
+  const uint64_t live = ~term & (k < 64 ? ((uint64_t)1 << k) - 1 : ~(uint64_t)0);
+  int64_t pairs = 0; /* counted first: where they do not fit (breakthrough, reversi) a step pays no more */
+  for (int q = 0; q < NR; q++) {
+    if (q == r || T->chance[q]) continue;
+    for (int32_t m = G->role_off[q]; m < G->role_off[q + 1]; m++) pairs += popcount64(lw[m] & live);
+  }
+  if (pairs == 0 || pairs > 64) return -1;
   for (int i = 0; i < k; i++) {
     masks[i] = 0;
     if ((term >> i) & 1) continue;
