@@ -184,18 +184,27 @@ def evict(directory: Path, limit: int, keep: Path | None = None) -> list[Path]:
 
 
 def load_library(
-    source: str, compiler: tuple[str, str], directory: Path | None = None, flags: Sequence[str] = FLAGS
+    source: str,
+    compiler: tuple[str, str],
+    directory: Path | None = None,
+    flags: Sequence[str] = FLAGS,
+    include_dirs: Sequence[Path] = (),
 ) -> tuple[ctypes.CDLL, Path, bool]:
     """Load the compiled ``source`` from the cache or compile it; returns (library, path, was_cached).
 
-    ``flags`` are the compiler's flags (part of the cache key). Concurrent callers that miss the same
-    entry compile it once (the others wait on its lock and load the result).
+    ``flags`` are the compiler's flags; ``include_dirs`` the folders of the C files that ``source``
+    includes (``-I``). The flags, :func:`sanitizer_flags` and every ``.c``/``.h`` file of those folders are
+    part of the cache key. Concurrent callers that miss the same entry compile it once (the others wait
+    on its lock and load the result).
 
     Raises :class:`ReasonerError` when the compiler fails.
     """
     path, version = compiler
     directory = private_dir(directory or cache_dir())
-    key = hashlib.sha256("\0".join([source, version, *flags]).encode()).hexdigest()[:32]
+    flags = (*flags, *sanitizer_flags())
+    parts = [source, version, *flags, *_included_sources(include_dirs)]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+    flags = (*flags, *(f"-I{folder}" for folder in include_dirs))  # where they are is no part of the key
     library = directory / f"circuit-{key}.so"
     checksum = directory / f"circuit-{key}.sha256"
     loaded = _try_load(library, checksum)
@@ -214,6 +223,25 @@ def load_library(
         return ctypes.CDLL(str(library)), library, False
     except OSError as exc:
         raise ReasonerError(f"cannot load the compiled circuit {library}: {exc}") from exc
+
+
+def _included_sources(include_dirs: Sequence[Path]) -> list[str]:
+    """Name and text of every C file in the include folders, in a fixed order (for the cache key)."""
+    texts = []
+    for folder in include_dirs:
+        for file in sorted([*folder.glob("*.c"), *folder.glob("*.h")]):
+            texts += [file.name, file.read_text()]
+    return texts
+
+
+def sanitizer_flags() -> tuple[str, ...]:
+    """AddressSanitizer and UndefinedBehaviorSanitizer flags when ``$GGP_C_SANITIZE`` is 1, else none.
+
+    For the C tests run once under the sanitizers (``scripts/check_c.sh``): every library is then built
+    with them and stops at the first error; the Python process must preload the sanitizers' runtimes."""
+    if os.environ.get("GGP_C_SANITIZE") != "1":
+        return ()
+    return ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g")
 
 
 def _compile(source: str, path: str, version: str, flags: Sequence[str], directory: Path, library: Path,

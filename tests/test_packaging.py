@@ -7,6 +7,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from ggp.reasoner.circuit.codegen import RUNTIME_DIRS
 from tests.prerequisites import require_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +28,8 @@ def test_the_wheel_holds_only_the_ggp_package(tmp_path: Path) -> None:
     assert "ggp/generation/evolution.py" in names
     # Data the code reads at run time: the C sources compiled on first use, the shipped RAPP models.
     assert "ggp/translators/sbg/minimax.c" in names
+    runtime = {f"ggp/{file.relative_to(ROOT / 'ggp').as_posix()}" for folder in RUNTIME_DIRS for file in folder.iterdir()}
+    assert len(runtime) >= 12 and runtime <= set(names)  # the circuit's and the search's .c and .h files
     assert {"ggp/evaluation/data/minimax3_model.json", "ggp/evaluation/data/mcts_model.json"} <= set(names)
     assert "ggp/translators/sokoban/data/ppo_turtle_5x5.pt" in names  # the shipped PPO policy
     # The piece pictures of games/ made ahead of time, so an installed manager draws them at once.

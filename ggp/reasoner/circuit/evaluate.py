@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ggp.errors import ReasonerError
 from ggp.native import FLAGS, UNOPTIMISED_FLAGS, find_compiler, load_library, native_flags
 from ggp.reasoner.circuit.build import Circuit, Ref
-from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, TABLES, bytecode, c_source, sizes, tables
+from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, RUNTIME_DIRS, TABLES, bytecode, c_source, sizes, tables
 
 log = logging.getLogger(__name__)
 
@@ -292,7 +292,8 @@ _I64 = ctypes.c_int64
 
 
 def _declare(lib: ctypes.CDLL) -> None:
-    """Argument and result types of the runtime's entry points (see codegen.RUNTIME)."""
+    """Argument and result types of the runtime's entry points (declared in ``runtime/circuit.h`` and
+    ``players/native/search.h``)."""
     pointers: list[Any] = [_P] * 8
     lib.ggp_free_game.argtypes = [_P]
     lib.ggp_free_game.restype = None
@@ -446,7 +447,7 @@ class TreeRoot:
 
 
 class NativeTree:
-    """An MCTS tree held by the C runtime (``ggp_mcts_*`` in :data:`~.codegen.RUNTIME`): decoupled UCT as
+    """An MCTS tree held by the C runtime (``ggp_mcts_*``, ``players/native/search_*.c``): decoupled UCT as
     ``players/mcts.py`` runs it, over packed states and global move indices.
 
     The tree owns its memory (freed with the object) and keeps the evaluator alive; it uses only its own
@@ -562,13 +563,13 @@ class CEvaluator(_NativeEvaluator):
         self.flags = plain if large else (*FLAGS, *native_flags())
         source = c_source(circuit)
         try:
-            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags)
+            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags, RUNTIME_DIRS)
         except ReasonerError as exc:
             if self.flags == plain:
                 raise
             log.info("circuit: building without tuning for this cpu (%s)", exc)
             self.flags = plain
-            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags)
+            lib, self.path, self.cached = load_library(source, compiler, directory, self.flags, RUNTIME_DIRS)
         lib.ggp_new_game.argtypes = []
         lib.ggp_new_game.restype = _P
         super().__init__(circuit, lib, lib.ggp_new_game())
@@ -580,7 +581,7 @@ class InterpretedEvaluator(_NativeEvaluator):
     name = "interpreter"
 
     def __init__(self, circuit: Circuit, compiler: tuple[str, str], directory: Path | None = None) -> None:
-        lib, self.path, self.cached = load_library(INTERPRETER_SOURCE, compiler, directory)
+        lib, self.path, self.cached = load_library(INTERPRETER_SOURCE, compiler, directory, include_dirs=RUNTIME_DIRS)
         lib.ggp_new_interpreted.argtypes = [_P] * 4
         lib.ggp_new_interpreted.restype = _P
         dtypes = {"int32_t": np.int32, "uint8_t": np.uint8, "int64_t": np.int64}
