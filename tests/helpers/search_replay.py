@@ -22,7 +22,7 @@ from ggp.files import load_kif
 from ggp.player import Budget
 from ggp.players.mcts import MctsPlayer
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.circuit.evaluator import EvaluatorKind
 from tests.conftest import KIF_DIR
 from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine
 

@@ -36,15 +36,10 @@ import numpy.typing as npt
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.build import Circuit, build_circuit
-from ggp.reasoner.circuit.evaluate import (
-    Evaluator,
-    EvaluatorKind,
-    NativeTree,
-    make_evaluator,
-    pack_bits,
-    unpack_bits,
-)
+from ggp.reasoner.circuit.evaluate import make_evaluator
+from ggp.reasoner.circuit.evaluator import Evaluator, EvaluatorKind, pack_bits, unpack_bits
 from ggp.reasoner.circuit.extract import ground_program
+from ggp.reasoner.circuit.native_tree import NativeTree
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
 from ggp.reasoner.playouts import TreeRootStatistics
 from ggp.reasoner.wrappers import first_that_builds
@@ -522,7 +517,7 @@ class CircuitStateMachine(StateInfoQueries):
 
 class CircuitMctsTree:
     """An MCTS tree searched by the circuit's C runtime (a :class:`~ggp.reasoner.playouts.MctsTree`):
-    :class:`~ggp.reasoner.circuit.evaluate.NativeTree` with states and moves in place of packed keys
+    :class:`~ggp.reasoner.circuit.native_tree.NativeTree` with states and moves in place of packed keys
     and move indices."""
 
     def __init__(self, machine: CircuitStateMachine, tree: NativeTree) -> None:
@@ -537,7 +532,7 @@ class CircuitMctsTree:
 
     def nested(self, level: int, deadline: float) -> bool:
         """Nested Monte-Carlo Search of ``level`` from the root, feeding the best line (see
-        :meth:`~ggp.reasoner.circuit.evaluate.NativeTree.nested`): True when the level finished before
+        :meth:`~ggp.reasoner.circuit.native_tree.NativeTree.nested`): True when the level finished before
         ``deadline``. Raises ``ValueError`` unless the game has one role and no chance."""
         return self._tree.nested(level, deadline)
 

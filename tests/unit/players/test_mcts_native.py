@@ -17,7 +17,7 @@ from ggp.players.determinized_mcts import _FlatRootMcts
 from ggp.players.mcts import MctsPlayer, _Node
 from ggp.players.random_player import RandomPlayer
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.circuit.evaluator import EvaluatorKind
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.machine import Move, State
 from ggp.reasoner.playouts import mcts_tree_hook

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ggp.files import load_kif
 from ggp.reasoner.circuit import CircuitStateMachine
-from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.circuit.evaluator import EvaluatorKind
 from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.machine import GroundingLimits, State

@@ -352,9 +352,9 @@ def test_a_compiler_refusing_the_cpu_tuning_flags_gets_the_plain_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ggp.native import FLAGS
-    from ggp.reasoner.circuit import evaluate
+    from ggp.reasoner.circuit import native_evaluator
 
-    monkeypatch.setattr(evaluate, "native_flags", lambda: ("-fno-such-flag-for-the-test",))
+    monkeypatch.setattr(native_evaluator, "native_flags", lambda: ("-fno-such-flag-for-the-test",))
     machine = CircuitStateMachine(parse_kif(COUNTER, "counter.kif"), LOCAL, cache_dir=tmp_path)
     assert machine.evaluator.name == "c" and machine.evaluator.flags == FLAGS  # type: ignore[attr-defined]
 
@@ -364,12 +364,12 @@ def test_a_large_circuit_is_compiled_without_optimisation_and_a_huge_one_interpr
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ggp.native import FLAGS, UNOPTIMISED_FLAGS, native_flags
-    from ggp.reasoner.circuit import evaluate
+    from ggp.reasoner.circuit import evaluate, native_evaluator
 
     game = parse_kif(COUNTER, "counter.kif")
     normal = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path)
     assert normal.evaluator.name == "c" and normal.evaluator.flags == (*FLAGS, *native_flags())  # type: ignore[attr-defined]
-    monkeypatch.setattr(evaluate, "COMPILE_MAX_LITERALS", 1)  # every circuit counts as large now
+    monkeypatch.setattr(native_evaluator, "COMPILE_MAX_LITERALS", 1)  # every circuit counts as large now
     large = CircuitStateMachine(game, LOCAL, cache_dir=tmp_path)
     assert large.evaluator.name == "c" and large.evaluator.flags == UNOPTIMISED_FLAGS  # type: ignore[attr-defined]
     assert not large.evaluator.cached  # type: ignore[attr-defined]  # the flags are part of the cache key

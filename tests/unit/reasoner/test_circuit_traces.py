@@ -18,7 +18,7 @@ from ggp.errors import ReasonerError
 from ggp.files import load_kif
 from ggp.native import find_compiler
 from ggp.reasoner.circuit import CircuitStateMachine, CircuitTooLargeError
-from ggp.reasoner.circuit.evaluate import EvaluatorKind
+from ggp.reasoner.circuit.evaluator import EvaluatorKind
 from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
 from ggp.reasoner.traces import load_trace, replay_trace
 from tests.conftest import CORPUS, TRACES, known_unsupported, needs_shared
