@@ -34,10 +34,13 @@ def _done(out: Path) -> set[tuple[str, str]]:
     return {(row["label"], row["game"]) for row in rows}
 
 
-def measure(tree: Path, game: str, engine: str, seconds: float, limit: float) -> dict[str, object]:
-    """One ``ggp bench --json`` run of ``game`` with the code of ``tree``; an error is a row too."""
+def measure(tree: Path, game: str, engine: str, seconds: float, limit: float, quick: bool = False) -> dict[str, object]:
+    """One ``ggp bench --json`` run of ``game`` with the code of ``tree``; an error is a row too. ``quick``
+    passes ``--quick`` (auto's choice by grounding, not the circuit a player switches to: trees from
+    2026-11-28 on; before that ``--engine auto`` measured that choice without the flag)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    command = [sys.executable, "-m", "ggp", "bench", game, "--engine", engine, "--seconds", str(seconds), "--json"]
+    command = [sys.executable, "-m", "ggp", "bench", game, "--engine", engine, "--seconds", str(seconds), "--json",
+               *(["--quick"] if quick else [])]
     try:
         done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, timeout=limit)
     except subprocess.TimeoutExpired:
@@ -94,6 +97,8 @@ def main() -> None:
     parser.add_argument("--engine", default="auto")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--limit", type=float, default=180.0, help="seconds before a run is given up")
+    parser.add_argument("--quick", action="store_true",
+                        help="pass --quick to ggp bench in the after tree (auto's quick choice, not the circuit)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--table", action="store_true", help="print the table of --out and exit")
     args = parser.parse_args()
@@ -108,7 +113,7 @@ def main() -> None:
             key = str(Path(game).resolve())
             if (label, key) in done:
                 continue
-            row = measure(tree.resolve(), key, args.engine, args.seconds, args.limit)
+            row = measure(tree.resolve(), key, args.engine, args.seconds, args.limit, args.quick and label == "after")
             row.update(label=label, game=key, engine_asked=args.engine)
             with args.out.open("a") as handle:
                 handle.write(json.dumps(row) + "\n")

@@ -1,7 +1,9 @@
 """``ggp bench GAME.kif``: flat random playouts for a fixed time; prints the reasoner's speed.
 
 Reports playouts/s, states/s, the mean playout depth and the mean time of one state step (legal
-moves + next state). Engines with a batch ``random_playouts`` (the circuit) are measured through it
+moves + next state), and which engine it measured. With ``--engine auto`` (the default) that is the engine
+a player's search runs on: the compiled circuit once its background build is done (waited for), else the
+quick engine that plays until then. Engines with a batch ``random_playouts`` (the circuit) are measured through it
 when ``--batch`` is given. Speed claims in this project come from this command, not from tests.
 """
 
@@ -13,6 +15,8 @@ from typing import Any
 
 from ggp.commands._args import non_negative_int, positive_float
 from ggp.commands._games import DEFAULT_ENGINE, ENGINE_HELP, FORMATS_HELP, add_case_option, add_limit_options, grounding_limits
+from ggp.gdl.terms import Description
+from ggp.reasoner.machine import StateMachine
 
 
 def register(subcommands: Any) -> None:
@@ -33,6 +37,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument("--depth", type=non_negative_int, default=1000, metavar="D",
                         help="cut playouts after D joint moves (default 1000)")
+    parser.add_argument("--quick", action="store_true",
+                        help="with --engine auto: measure the engine a player plays on until the circuit is built "
+                             "(auto's choice by grounding), not the circuit")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.set_defaults(run=run)
 
@@ -43,20 +50,24 @@ def run(args: argparse.Namespace) -> int:
 
     from ggp.commands._games import load_game
     from ggp.reasoner.benchmark import bench
-    from ggp.reasoner.engines import make_machine
+    from ggp.reasoner.engines import engine_name, make_machine
 
     description = load_game(args.game, case_sensitive=args.case_sensitive).description
     started = time.perf_counter()
-    machine = make_machine(description, args.engine, grounding_limits(args))
+    if args.engine == "auto" and not args.quick:
+        machine, chosen = players_machine(description)
+    else:
+        machine = make_machine(description, args.engine, grounding_limits(args))
+        chosen = engine_name(machine)
     setup = time.perf_counter() - started
     result = bench(machine, seconds=args.seconds, seed=args.seed, max_depth=args.depth, batch=args.batch,
-                   engine=args.engine)
+                   engine=engine_name(machine))
     if args.json:
-        data = {"game": str(args.game), "setup_seconds": setup, **result.as_dict()}
+        data = {"game": str(args.game), "setup_seconds": setup, "chosen": chosen, **result.as_dict()}
         print(json.dumps(data))
         return 0
     print(f"game        {args.game}")
-    print(f"engine      {args.engine}{' (batched)' if result.batched else ''}")
+    print(f"engine      {chosen}{' (batched)' if result.batched else ''}")
     print(f"setup       {setup:.2f} s")
     print(f"playouts    {result.playouts} in {result.seconds:.2f} s ({result.playouts_per_second:.1f}/s)")
     print(f"states      {result.states} ({result.states_per_second:.0f}/s)")
@@ -65,3 +76,20 @@ def run(args: argparse.Namespace) -> int:
     print(f"state step  {result.state_step_seconds * 1e6:.3g} us ({kind}); "
           f"cpu {result.cpu_step_seconds * 1e6:.3g} us per state")
     return 0
+
+
+def players_machine(description: Description) -> tuple[StateMachine, str]:
+    """The machine a player of ``--engine auto`` ends up playing on, and a line that says which: the
+    compiled circuit once its background build is done (waited for: the quick engine that plays until then
+    is not what a player's search runs on), else the quick engine, with the reason the circuit did not build."""
+    from ggp.reasoner.engines import engine_name
+    from ggp.reasoner.upgrade import UpgradingMachine, playing_machine
+
+    machine = playing_machine(description, "auto")
+    if not isinstance(machine, UpgradingMachine):
+        return machine, f"{engine_name(machine)} (auto: what a player uses)"
+    quick = engine_name(machine.current)
+    machine.wait()
+    if machine.upgraded:
+        return machine.current, f"{engine_name(machine.current)} (auto: a player plays on {quick} until it is built)"
+    return machine.current, f"{quick} (auto: what a player uses; the circuit did not build: {machine.failure})"

@@ -120,6 +120,32 @@ def make_machine(
         raise ReasonerError(f"{description.file}: the {engine} engine cannot play this game: {reason}") from exc
 
 
+_ENGINE_OF_CLASS = {
+    "ClingoStateMachine": "clingo", "NaiveStateMachine": "naive", "CircuitStateMachine": "circuit",
+    "PerStateMachine": "per-state", "ProverMachine": "prover",
+}
+
+
+def engine_name(machine: StateMachine) -> str:
+    """The registered engine that answers for ``machine``, looked up through answer caches and upgrades
+    (``inner``, ``current``): e.g. ``clingo`` or ``circuit (c)`` (the circuit with its evaluator); the class
+    name for a machine of no registered engine."""
+    for _ in range(8):
+        name = _ENGINE_OF_CLASS.get(type(machine).__name__)
+        if name == "circuit":
+            evaluator = getattr(getattr(machine, "evaluator", None), "name", None)
+            return f"circuit ({evaluator})" if evaluator else name
+        if name is not None:
+            return name
+        if "inner" in getattr(machine, "__dict__", {}):  # an answer cache (wrappers.CachedStateMachine)
+            machine = vars(machine)["inner"]
+        elif isinstance(vars(type(machine)).get("current"), property):  # an upgrade (upgrade.UpgradingMachine)
+            machine = getattr(machine, "current")  # noqa: B009 - the protocol has no such attribute
+        else:
+            break
+    return type(machine).__name__
+
+
 class KifSource(Protocol):
     """A game by name and KIF text (e.g. :class:`ggp.evaluation.selfplay.GameSource`)."""
 

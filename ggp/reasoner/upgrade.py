@@ -53,6 +53,8 @@ class UpgradingMachine:
         self._current = quick
         self.upgraded = False
         """True once the built machine answers."""
+        self.failure: str | None = None
+        """Why the build failed, once it has (None while it runs or after it succeeded)."""
         self._done = threading.Event()
         self._name = name
         self._label = label
@@ -62,6 +64,7 @@ class UpgradingMachine:
         try:
             machine = build()
         except Exception as exc:  # any failure of the optional build keeps the quick machine
+            self.failure = str(exc) or type(exc).__name__
             log.info("%s: stays on %s; the %s engine did not build: %s", self._label, self._current, self._name, exc)
         else:
             self._current = machine

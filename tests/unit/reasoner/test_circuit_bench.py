@@ -34,7 +34,7 @@ def test_the_batched_circuit_reports_the_clingo_figures(capsys: pytest.CaptureFi
     clingo = _bench_json(capsys, "--engine", "clingo")
     circuit = _bench_json(capsys, "--engine", "circuit", "--batch", "64")
     assert set(circuit) == set(clingo)
-    assert circuit["engine"] == "circuit" and circuit["batched"] is True and clingo["batched"] is False
+    assert circuit["engine"] == "circuit (c)" and circuit["batched"] is True and clingo["batched"] is False
     assert circuit["playouts"] >= 64 and circuit["states"] > circuit["playouts"]
     # Random tic-tac-toe lasts 5 to 9 moves; both engines count states the same way.
     for data in (clingo, circuit):
@@ -45,7 +45,32 @@ def test_the_batched_circuit_reports_the_clingo_figures(capsys: pytest.CaptureFi
 
 def test_without_batch_the_circuit_is_measured_through_the_state_machine(capsys: pytest.CaptureFixture[str]) -> None:
     data = _bench_json(capsys, "--engine", "circuit")
-    assert data["engine"] == "circuit" and data["batched"] is False and data["playouts"] >= 1
+    assert data["engine"] == "circuit (c)" and data["batched"] is False and data["playouts"] >= 1
     assert main(["bench", str(TTT), "--engine", "circuit", "--batch", "32", "--seconds", "0.1"]) == 0
     out = capsys.readouterr().out
-    assert "engine      circuit (batched)" in out and "legal + next, batched" in out
+    assert "engine      circuit (c) (batched)" in out and "legal + next, batched" in out
+
+
+def test_auto_measures_the_circuit_a_player_switches_to_and_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ggp.reasoner import upgrade
+
+    monkeypatch.setattr(upgrade, "_BUILDS", {})  # this test's build, not one another test left behind
+    data = _bench_json(capsys, "--engine", "auto")
+    assert data["engine"] == "circuit (c)"  # waited for the background build, as a player's search does
+    assert data["chosen"] == "circuit (c) (auto: a player plays on clingo until it is built)"
+    assert _bench_json(capsys, "--engine", "auto", "--quick")["engine"] == "clingo"  # auto's choice by grounding
+
+
+def test_auto_measures_the_quick_engine_when_the_circuit_does_not_build_and_says_why(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ggp.reasoner import upgrade
+
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # ticTacToe is over the limit now
+    assert main(["bench", str(TTT), "--seconds", "0.1"]) == 0
+    out = capsys.readouterr().out
+    assert "engine      clingo (auto: what a player uses; the circuit did not build: " in out
+    assert "more than 5 rules" in out
