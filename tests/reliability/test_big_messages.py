@@ -16,7 +16,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from ggp.manager.service import Manager, MatchRequest
+from ggp.manager.match_requests import MatchRequest
+from ggp.manager.service import Manager
 from ggp.protocol.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, MAX_RULES_CHARS, MAX_RULES_TOKENS
 from ggp.protocol.messages import Message, parse_message
 from ggp.protocol.parsing import ParseLane
