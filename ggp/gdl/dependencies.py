@@ -11,15 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from ggp.gdl.terms import (
-    Atom,
-    Const,
-    Description,
-    Func,
-    Literal,
-    Not,
-    Or,
-)
+from ggp.gdl.terms import Atom, Const, Description, Func, Literal, Not, Or
 from ggp.graphs import strongly_connected_components
 
 

@@ -9,15 +9,7 @@ ground atoms, to tell the validator (:mod:`ggp.gdl.validator`) an error from a w
 from __future__ import annotations
 
 from ggp.gdl.dependencies import _body_atoms
-from ggp.gdl.terms import (
-    Atom,
-    Const,
-    Func,
-    Rule,
-    Term,
-    Var,
-    is_ground,
-)
+from ggp.gdl.terms import Atom, Const, Func, Rule, Term, Var, is_ground
 from ggp.graphs import strongly_connected_components
 
 _Tagged = tuple[int, Term]

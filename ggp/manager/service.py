@@ -31,16 +31,7 @@ from ggp.manager.reasoning import GameSlot, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.repository import BrokenGame, RepositoryIndex, scan
-from ggp.manager.runner import (
-    CHANCE_ROLE,
-    Event,
-    HttpTransport,
-    MatchConfig,
-    MatchRun,
-    Seat,
-    Transport,
-    check_roles,
-)
+from ggp.manager.runner import CHANCE_ROLE, Event, HttpTransport, MatchConfig, MatchRun, Seat, Transport, check_roles
 from ggp.manager.store import GameRow, PlayerRow, Store
 from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
 from ggp.manager.urls import url_problem

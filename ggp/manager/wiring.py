@@ -13,12 +13,7 @@ from typing import Protocol
 
 from ggp.gdl.terms import Description, Term
 from ggp.manager.reasoning import ReasonerLimits
-from ggp.manager.runner import (
-    DEFAULT_STEP_CAP,
-    DEFAULT_STEP_CAP_OUTCOME,
-    Deadlines,
-    StepCapOutcome,
-)
+from ggp.manager.runner import DEFAULT_STEP_CAP, DEFAULT_STEP_CAP_OUTCOME, Deadlines, StepCapOutcome
 from ggp.match.rules import MatchRules
 from ggp.reasoner.machine import StateMachine
 

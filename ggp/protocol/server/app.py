@@ -18,19 +18,9 @@ from aiohttp import web
 from ggp.errors import ProtocolError
 from ggp.protocol.httpguard import cap_connections, cross_site
 from ggp.protocol.limits import MAX_RULES_CHARS, clock_problem, size_problem
-from ggp.protocol.messages import (
-    Info,
-    Preview,
-    Start,
-    info_reply,
-    message_type,
-    parse_message,
-)
+from ggp.protocol.messages import Info, Preview, Start, info_reply, message_type, parse_message
 from ggp.protocol.parsing import ParseLane
-from ggp.protocol.seat import (
-    MachineFactory,
-    one_line,
-)
+from ggp.protocol.seat import MachineFactory, one_line
 from ggp.protocol.server.bounds import PlayerLimits
 from ggp.protocol.server.host import PlayerFactory, PlayerHost
 

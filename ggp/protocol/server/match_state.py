@@ -14,10 +14,7 @@ from typing import Any
 from ggp.gdl.terms import Description
 from ggp.logtally import Tally
 from ggp.player import Player
-from ggp.protocol.seat import (
-    Seat,
-    Update,
-)
+from ggp.protocol.seat import Seat, Update
 from ggp.reasoner.machine import Move
 
 log = logging.getLogger(__name__)
