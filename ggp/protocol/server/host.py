@@ -57,7 +57,6 @@ from ggp.reasoner.machine import Move
 
 log = logging.getLogger(__name__)
 
-
 PlayerFactory = Callable[[], Player]
 
 REPLY_MARGIN = SAFETY_MARGIN
@@ -84,7 +83,6 @@ process, so rules this large (35x the largest corpus game, alexChess's 579; a ho
 MAX_RESTARTS = 3
 """How often one match's player is started again (a fresh worker, the recovery engine) before the
 standby seat plays the rest of the match alone."""
-
 
 _T = TypeVar("_T")
 
