@@ -174,98 +174,13 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
         wait_listening(manager_port, manager, work_dir / "manager.log", 120)
         api = f"http://127.0.0.1:{manager_port}/api"
         player_url = f"http://127.0.0.1:{player_port}/"
-        kif = (ROOT / "kif" / "ticTacToe" / "ticTacToe.kif").read_text()
-        acknowledged: list[str] = []
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=300)) as session:
-            async with session.post(f"{api}/games", json={"key": "ticTacToe", "kif": kif}) as response:
-                assert response.status == 201, await response.text()
-            async with session.post(f"{api}/matches", json={"game": "ticTacToe", "players": ["random", "random"],
-                                                            "startclock": 2, "playclock": 1}) as response:
-                assert response.status == 201, await response.text()
-                acknowledged.append((await response.json())["matchId"])
+            acknowledged = await first_match(session, api)
             ports = (player_port, manager_port)
-            await attack(probe, "baseline (no attack)", ports, min(args.seconds, 5.0), _nothing)
-
-            async def slow(until: float) -> str:
-                opened = await asyncio.gather(slow_bodies(player_port, "/", args.slow, until),
-                                              slow_bodies(manager_port, "/api/players", args.slow, until))
-                return f"{args.slow}+{args.slow} slow connections held, {opened[0]}+{opened[1]} opened in all"
-
-            await attack(probe, "1. slow bodies", ports, args.seconds, slow)
-
-            big_body = ("(START big r (" + " ".join(["a"] * (1024 * 1024 // 2 - 40)) + ") 10 5)").encode()
-            big_reply = "(" + " ".join(["a"] * 32_500) + ")"
-
-            async def big(until: float) -> str:
-                replies: list[str] = []
-                for fake in (FakePlayer(constant(big_reply)), FakePlayer(constant(big_reply))):
-                    runner = web.AppRunner(fake.app(), access_log=None)
-                    await runner.setup()
-                    site = web.TCPSite(runner, "127.0.0.1", 0)
-                    await site.start()
-                    fakes.append(runner)
-                urls = [f"http://127.0.0.1:{runner.addresses[0][1]}/" for runner in fakes[-2:]]
-                async with session.post(f"{api}/matches", json={"game": "ticTacToe", "players": urls,
-                                                                "startclock": 2, "playclock": 1}) as response:
-                    assert response.status == 201, await response.text()
-                    big_match = (await response.json())["matchId"]
-                    acknowledged.append(big_match)
-                while time.monotonic() < until:
-                    status, text = await post_text(session, player_url, big_body, "text/acl")
-                    replies.append(f"{status} {text[:40]}")
-                async with session.get(f"{api}/matches/{big_match}") as response:
-                    size = len(await response.read())
-                return (f"{len(replies)} START bodies of 1 MiB answered: {sorted(set(replies))}; "
-                        f"match record with 65 KB replies: {size / 1024:.0f} KB")
-
-            await attack(probe, "2. big messages", ports, args.seconds, big)
-
-            async def lock(until: float) -> str:
-                rules = "((role xplayer) (role oplayer))"
-                first = await post_text(session, player_url, f"(START lk1 xplayer {rules} 604799 1)".encode(),
-                                        "text/acl")
-                again = await post_text(session, player_url, b"(INFO)", "text/acl")
-                await asyncio.sleep(max(0.0, until - time.monotonic()))
-                return f"START 604799 1 -> {first}; then INFO -> {again}"
-
-            await attack(probe, "3. START lock", ports, min(args.seconds, 5.0), lock)
-
-            body = json.dumps({"game": "ticTacToe", "players": ["random"] * 200_000 + ["legal"]}).encode()
-
-            async def tournaments(until: float) -> str:
-                statuses = [(await post_text(session, f"{api}/tournaments", body, "application/json"))[0]
-                            for _ in range(5)]
-                async with session.get(f"{api}/tournaments") as response:
-                    listed = len(await response.read())
-                await asyncio.sleep(max(0.0, until - time.monotonic()))
-                return f"5 POSTs of {len(body) / 1e6:.1f} MB -> {statuses}; GET /api/tournaments {listed} bytes"
-
-            await attack(probe, "4. amplified tournaments", ports, min(args.seconds, 5.0), tournaments)
-
-            async def second(until: float) -> str:
-                done = await asyncio.to_thread(
-                    subprocess.run, [sys.executable, "-m", "ggp", "serve", "--no-kif", "--db", str(db),
-                                     "--port", str(args.port_base + 2)], capture_output=True, text=True, env=env,
-                    timeout=120)
-                await asyncio.sleep(max(0.0, until - time.monotonic()))
-                return f"second ggp serve exit {done.returncode}: {done.stderr.strip().splitlines()[-1][:160]}"
-
-            await attack(probe, "5. two managers", ports, min(args.seconds, 5.0), second)
-
-            for match_id in acknowledged:  # nothing acknowledged is lost
-                for _ in range(600):
-                    async with session.get(f"{api}/matches/{match_id}") as response:
-                        record = await response.json()
-                    if record.get("isCompleted") or record.get("isAborted"):
-                        break
-                    await asyncio.sleep(0.1)
-                print(f"acknowledged match {match_id}: completed={record.get('isCompleted')} "
-                      f"steps={len(record.get('moves', []))}")
-        print(f"peak resident memory: player {peak_mb(player.pid):.0f} MB, manager {peak_mb(manager.pid):.0f} MB")
-        cut_lines = sum("cut a connection" in line for line in (work_dir / "player.log").read_text().splitlines())
-        tracebacks = sum(log.read_text().count("Traceback") for log in (work_dir / "player.log",
-                                                                          work_dir / "manager.log"))
-        print(f"player log: {cut_lines} 'cut a connection' lines; tracebacks in both logs: {tracebacks}")
+            await flood_attacks(args, session, probe, ports, api, player_url, fakes, acknowledged)
+            await misuse_attacks(args, session, probe, ports, api, player_url, db, env)
+            await report_matches(session, api, acknowledged)
+        report_servers(work_dir, player, manager)
     finally:
         probe.shutdown()
         for runner in fakes:
@@ -276,6 +191,120 @@ async def run(args: argparse.Namespace, work_dir: Path) -> None:
             process.wait(30)
         player_log.close()
         manager_log.close()
+
+
+async def first_match(session: aiohttp.ClientSession, api: str) -> list[str]:
+    """Upload kif/ticTacToe and start one match of two built-in random players; its id, acknowledged."""
+    kif = (ROOT / "kif" / "ticTacToe" / "ticTacToe.kif").read_text()
+    acknowledged: list[str] = []
+    async with session.post(f"{api}/games", json={"key": "ticTacToe", "kif": kif}) as response:
+        assert response.status == 201, await response.text()
+    async with session.post(f"{api}/matches", json={"game": "ticTacToe", "players": ["random", "random"],
+                                                    "startclock": 2, "playclock": 1}) as response:
+        assert response.status == 201, await response.text()
+        acknowledged.append((await response.json())["matchId"])
+    return acknowledged
+
+
+async def flood_attacks(args: argparse.Namespace, session: aiohttp.ClientSession, probe: concurrent.futures.Executor,
+                        ports: tuple[int, int], api: str, player_url: str, fakes: list[web.AppRunner],
+                        acknowledged: list[str]) -> None:
+    """The baseline, then attacks 1 (slow bodies) and 2 (big messages); the big messages' match is
+    added to ``acknowledged`` and its fake players to ``fakes``."""
+    player_port, manager_port = ports
+    await attack(probe, "baseline (no attack)", ports, min(args.seconds, 5.0), _nothing)
+
+    async def slow(until: float) -> str:
+        opened = await asyncio.gather(slow_bodies(player_port, "/", args.slow, until),
+                                      slow_bodies(manager_port, "/api/players", args.slow, until))
+        return f"{args.slow}+{args.slow} slow connections held, {opened[0]}+{opened[1]} opened in all"
+
+    await attack(probe, "1. slow bodies", ports, args.seconds, slow)
+
+    big_body = ("(START big r (" + " ".join(["a"] * (1024 * 1024 // 2 - 40)) + ") 10 5)").encode()
+    big_reply = "(" + " ".join(["a"] * 32_500) + ")"
+
+    async def big(until: float) -> str:
+        replies: list[str] = []
+        for fake in (FakePlayer(constant(big_reply)), FakePlayer(constant(big_reply))):
+            runner = web.AppRunner(fake.app(), access_log=None)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            fakes.append(runner)
+        urls = [f"http://127.0.0.1:{runner.addresses[0][1]}/" for runner in fakes[-2:]]
+        async with session.post(f"{api}/matches", json={"game": "ticTacToe", "players": urls,
+                                                        "startclock": 2, "playclock": 1}) as response:
+            assert response.status == 201, await response.text()
+            big_match = (await response.json())["matchId"]
+            acknowledged.append(big_match)
+        while time.monotonic() < until:
+            status, text = await post_text(session, player_url, big_body, "text/acl")
+            replies.append(f"{status} {text[:40]}")
+        async with session.get(f"{api}/matches/{big_match}") as response:
+            size = len(await response.read())
+        return (f"{len(replies)} START bodies of 1 MiB answered: {sorted(set(replies))}; "
+                f"match record with 65 KB replies: {size / 1024:.0f} KB")
+
+    await attack(probe, "2. big messages", ports, args.seconds, big)
+
+
+async def misuse_attacks(args: argparse.Namespace, session: aiohttp.ClientSession, probe: concurrent.futures.Executor,
+                         ports: tuple[int, int], api: str, player_url: str, db: Path, env: dict[str, str]) -> None:
+    """Attacks 3 (the START lock), 4 (amplified tournaments) and 5 (two managers on one database)."""
+    async def lock(until: float) -> str:
+        rules = "((role xplayer) (role oplayer))"
+        first = await post_text(session, player_url, f"(START lk1 xplayer {rules} 604799 1)".encode(),
+                                "text/acl")
+        again = await post_text(session, player_url, b"(INFO)", "text/acl")
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return f"START 604799 1 -> {first}; then INFO -> {again}"
+
+    await attack(probe, "3. START lock", ports, min(args.seconds, 5.0), lock)
+
+    body = json.dumps({"game": "ticTacToe", "players": ["random"] * 200_000 + ["legal"]}).encode()
+
+    async def tournaments(until: float) -> str:
+        statuses = [(await post_text(session, f"{api}/tournaments", body, "application/json"))[0]
+                    for _ in range(5)]
+        async with session.get(f"{api}/tournaments") as response:
+            listed = len(await response.read())
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return f"5 POSTs of {len(body) / 1e6:.1f} MB -> {statuses}; GET /api/tournaments {listed} bytes"
+
+    await attack(probe, "4. amplified tournaments", ports, min(args.seconds, 5.0), tournaments)
+
+    async def second(until: float) -> str:
+        done = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "ggp", "serve", "--no-kif", "--db", str(db),
+                             "--port", str(args.port_base + 2)], capture_output=True, text=True, env=env,
+            timeout=120)
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return f"second ggp serve exit {done.returncode}: {done.stderr.strip().splitlines()[-1][:160]}"
+
+    await attack(probe, "5. two managers", ports, min(args.seconds, 5.0), second)
+
+
+async def report_matches(session: aiohttp.ClientSession, api: str, acknowledged: list[str]) -> None:
+    """Wait for each acknowledged match to end (up to 60 s each) and print how it ended: nothing is lost."""
+    for match_id in acknowledged:  # nothing acknowledged is lost
+        for _ in range(600):
+            async with session.get(f"{api}/matches/{match_id}") as response:
+                record = await response.json()
+            if record.get("isCompleted") or record.get("isAborted"):
+                break
+            await asyncio.sleep(0.1)
+        print(f"acknowledged match {match_id}: completed={record.get('isCompleted')} "
+              f"steps={len(record.get('moves', []))}")
+
+
+def report_servers(work_dir: Path, player: subprocess.Popen[bytes], manager: subprocess.Popen[bytes]) -> None:
+    """Print the servers' peak memory and what their logs say: connections cut, tracebacks."""
+    print(f"peak resident memory: player {peak_mb(player.pid):.0f} MB, manager {peak_mb(manager.pid):.0f} MB")
+    cut_lines = sum("cut a connection" in line for line in (work_dir / "player.log").read_text().splitlines())
+    tracebacks = sum(log.read_text().count("Traceback") for log in (work_dir / "player.log",
+                                                                      work_dir / "manager.log"))
+    print(f"player log: {cut_lines} 'cut a connection' lines; tracebacks in both logs: {tracebacks}")
 
 
 async def _nothing(until: float) -> str:

@@ -29,10 +29,12 @@ from aiohttp.test_utils import TestServer
 
 from ggp.commands._manager_glue import machine_factory
 from ggp.manager.app import create_app
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.reasoning import ReasonerLimits, Reasoners
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from ggp.protocol.server import CONNECTIONS, IDLE_TIMEOUT_S, CappedSite
 from tests.helpers.manager_machines import LATE_WEDGE_KIF, machine_for_description
 from tests.integration.test_manager_load import random_counter_player

@@ -36,9 +36,10 @@ from aiohttp import web
 from ggp.commands._manager_glue import machine_factory
 from ggp.files import load_kif
 from ggp.gdl.terms import Description
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.records import MatchRecord
 from ggp.manager.runner import HttpTransport, MatchConfig, Seat, run_match
-from ggp.manager.service import Manager, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
 from ggp.protocol.messages import Play, Start, Stop, parse_message
 from ggp.reasoner.engines import make_machine

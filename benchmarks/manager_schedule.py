@@ -34,8 +34,9 @@ from manager_overhead import children_cpu_s
 from ggp.commands._manager_glue import machine_factory
 from ggp.manager.reasoning import ReasonerLimits
 from ggp.manager.scheduler import Scheduler, ScheduleSettings
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.step_players import step_games
 
 ROOT = Path(__file__).resolve().parents[1]

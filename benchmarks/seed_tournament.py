@@ -30,9 +30,10 @@ from pathlib import Path
 from ggp.commands._manager_glue import builtin_launcher, machine_factory
 from ggp.evaluation.stats import wilson
 from ggp.files import read_text
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
 from ggp.manager.tournament import TournamentSpec
+from ggp.manager.wiring import ManagerSettings
 from ggp.match.rules import CHANCE_ROLE
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -211,6 +211,20 @@ def report(records: Sequence[Record], data: str, out: str = DEFAULT_OUT.as_posix
         "# The four Sokoban generators compared (thesis Tables 3.6 and 3.7)",
         "",
         *_runs_lines(heads, data, out),
+        *_difficulty_lines(heads, levels),
+        *_own_solution_lines(heads),
+        *_cost_lines(heads),
+    ]
+    notes = [f"- {method.upper()}: {message}" for method in ORDER for message in heads[method].get("messages") or []]
+    if notes:
+        lines += ["", "Notes from the runs:", "", *notes]
+    lines += ["", MARKER, ""]
+    return "\n".join(lines) + "\n"
+
+
+def _difficulty_lines(heads: dict[str, Record], levels: dict[str, list[Record]]) -> list[str]:
+    """Table 3.6 and 3.7 side by side: best and mean difficulty, non-trivial levels per minute."""
+    lines = [
         "## Best difficulty (Table 3.6) and non-trivial levels per minute (Table 3.7)",
         "",
         "| method | board | thesis best PSH / LEN | our best PSH / LEN | our mean PSH / LEN | levels (non-trivial) "
@@ -235,7 +249,12 @@ def report(records: Sequence[Record], data: str, out: str = DEFAULT_OUT.as_posix
             f"{_fmt(mean_psh)} / {_fmt(mean_len)} | {len(kept)} ({nt}) | {rate} | {nt / cpu * 60:.1f} | "
             f"{nt / wall * 60:.1f} |"
         )
-    lines += [
+    return lines
+
+
+def _own_solution_lines(heads: dict[str, Record]) -> list[str]:
+    """The same runs scored by each generator's own solution instead of the optimal one."""
+    lines = [
         "",
         "## Scored by the generator's own solution",
         "",
@@ -260,7 +279,12 @@ def report(records: Sequence[Record], data: str, out: str = DEFAULT_OUT.as_posix
             f"| {method.upper()} | {psh} / {len_} | {_fmt(best_psh)} / {_fmt(best_len)} | "
             f"{own} of {sum(head['outcomes'].values())} | {own / max(head['cpu'], 1e-9) * 60:.1f} | {rate} |"
         )
-    lines += [
+    return lines
+
+
+def _cost_lines(heads: dict[str, Record]) -> list[str]:
+    """Time and memory of each run: wall and CPU seconds, attempts and outcomes, peak RSS, search tables."""
+    lines = [
         "",
         "## Time and memory",
         "",
@@ -279,11 +303,7 @@ def report(records: Sequence[Record], data: str, out: str = DEFAULT_OUT.as_posix
             f"{_fmt(head['solve'], 1)} | {sum(outcomes.values())}: {described} | {_fmt(head['rss_mb'], 0)} | "
             f"{_fmt(head['tables_mb'], 1) if method in ('pdb', 'mcts') else '-'} |"
         )
-    notes = [f"- {method.upper()}: {message}" for method in ORDER for message in heads[method].get("messages") or []]
-    if notes:
-        lines += ["", "Notes from the runs:", "", *notes]
-    lines += ["", MARKER, ""]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _with_explanation(text: str, old: str) -> str:

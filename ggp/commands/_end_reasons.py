@@ -1,7 +1,7 @@
 """Why a finished SBG match ended, in words, for the person's end-of-game banner (``"white's P reached
 (2, 4)"``, ``"the turn limit of 80 plies was reached"``).
 
-Only the CLI wires concrete classes (STYLE.md): the manager asks a :class:`ggp.manager.service.EndReasons`
+Only the CLI wires concrete classes (STYLE.md): the manager asks a :class:`ggp.manager.wiring.EndReasons`
 and this one reads the game's SBG goals (:mod:`ggp.translators.sbg`) against the last state's
 ``(cell x y owner type)``, ``(control side)`` and ``(step n)`` fluents, which the translation writes with
 the SBG coordinates.
@@ -17,7 +17,7 @@ STEP = re.compile(r"\(\s*step\s+(\d+)\s*\)")
 
 
 class SbgEndReasons:
-    """:class:`ggp.manager.service.EndReasons` for games uploaded as SBG; ``None`` for other formats."""
+    """:class:`ggp.manager.wiring.EndReasons` for games uploaded as SBG; ``None`` for other formats."""
 
     def explain(self, game_format: str, source: str, final_state: str) -> str | None:
         """The goal the last state meets, else the turn limit, else the side to move having no move.

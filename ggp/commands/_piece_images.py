@@ -37,7 +37,7 @@ SHIPPED = Path(__file__).resolve().parent / "piece_shapes"
 
 
 class ShapeCache:
-    """:class:`ggp.manager.service.PieceImages` for games uploaded as SBG; thread-safe."""
+    """:class:`ggp.manager.wiring.PieceImages` for games uploaded as SBG; thread-safe."""
 
     def __init__(self, directory: Path, variant: Variant = "two-stage", seed: int = 0,
                  params: EvolutionParams | None = None, shipped: Path | None = SHIPPED) -> None:

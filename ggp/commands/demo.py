@@ -146,7 +146,8 @@ async def _demo(args: argparse.Namespace) -> int:
     from ggp.commands._manager_glue import board_fluents, builtin_launcher, game_translators, machine_factory
     from ggp.commands._manager_server import load_games, open_store, start_server, wait_for_stop
     from ggp.commands._piece_images import shape_cache, user_shape_cache
-    from ggp.manager.service import Manager, ManagerSettings
+    from ggp.manager.service import Manager
+    from ggp.manager.wiring import ManagerSettings
 
     if args.think <= 0:
         raise ValueError(f"--think must be positive, found {args.think:g}")

@@ -94,8 +94,9 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.files import read_text
     from ggp.manager.reasoning import ReasonerLimits
     from ggp.manager.scheduler import SCHEDULER, ScheduleSettings
-    from ggp.manager.service import Manager, ManagerSettings
+    from ggp.manager.service import Manager
     from ggp.manager.tournament import spec_from_yaml
+    from ggp.manager.wiring import ManagerSettings
     from ggp.protocol.server import PlayerLimits
 
     try:

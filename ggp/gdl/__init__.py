@@ -1,4 +1,4 @@
-"""GDL front end: terms, the KIF parser and printer, and the static validator.
+"""GDL front end: terms, the KIF parser and printer, and the static validator (with its dependency graphs).
 
 This package maps text to objects and back; it never imports clingo or aiohttp and never reads
 files (callers pass text and a file name for messages).

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 
 from ggp.errors import GdlValidationError, SourcePos
+from ggp.gdl.dependencies import _body_atoms, dependency_graph
+from ggp.gdl.rule_cycles import _RuleGraph
 from ggp.gdl.terms import (
     KEYWORD_ARITIES,
     KEYWORDS,
@@ -43,7 +45,6 @@ from ggp.gdl.terms import (
     is_ground,
     variables,
 )
-from ggp.graphs import strongly_connected_components
 
 Severity = TypingLiteral["error", "warning"]
 
@@ -128,61 +129,6 @@ class Finding:
         return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
-@dataclass(frozen=True, slots=True)
-class DependencyGraph:
-    """The relation dependency graph of spec §4: an edge from each body relation to the head relation.
-
-    ``edges[q]`` maps each head relation p that has q in a body to ``True`` when some such
-    occurrence is under ``not`` (a negative edge). Nodes are relation names (keywords included).
-    """
-
-    nodes: frozenset[str]
-    edges: Mapping[str, Mapping[str, bool]]
-
-    def successors(self, name: str) -> Iterable[str]:
-        """The relations whose rules use ``name`` in a body."""
-        return self.edges.get(name, {}).keys()
-
-    def reachable_from(self, name: str) -> dict[str, str]:
-        """Every relation that depends on ``name``, mapped to its predecessor on one shortest path."""
-        parent: dict[str, str] = {}
-        frontier = [name]
-        while frontier:
-            following = []
-            for node in frontier:
-                for succ in self.successors(node):
-                    if succ not in parent and succ != name:
-                        parent[succ] = node
-                        following.append(succ)
-            frontier = following
-        return parent
-
-    def components(self) -> dict[str, int]:
-        """Strongly connected components: each node mapped to a component number (dependencies first)."""
-        groups = strongly_connected_components(sorted(self.nodes), self.successors)
-        return {member: number for number, group in enumerate(groups) for member in group}
-
-
-def dependency_graph(description: Description) -> DependencyGraph:
-    """Build the dependency graph of a description (every body atom, including under ``not``/``or``).
-
-    >>> from ggp.gdl.parser import parse_kif
-    >>> graph = dependency_graph(parse_kif("(<= (p ?x) (q ?x) (not (r ?x)))"))
-    >>> sorted(graph.nodes), dict(graph.edges["r"])
-    (['p', 'q', 'r'], {'p': True})
-    """
-    edges: dict[str, dict[str, bool]] = {}
-    nodes: set[str] = set()
-    for rule in description.rules:
-        head = rule.head.name
-        nodes.add(head)
-        for atom, negated, _ in _body_atoms(rule.body):
-            nodes.add(atom.name)
-            targets = edges.setdefault(atom.name, {})
-            targets[head] = targets.get(head, False) or negated
-    return DependencyGraph(frozenset(nodes), edges)
-
-
 def validate(description: Description, *, strict: bool = False) -> list[Finding]:
     """Check a description against GDL's static restrictions; return every finding, errors first by position.
 
@@ -206,19 +152,6 @@ def check_or_raise(description: Description, *, strict: bool = False) -> list[Fi
         if finding.severity == "error":
             raise GdlValidationError(finding.message, finding.pos)
     return findings
-
-
-def _body_atoms(body: Iterable[Literal]) -> Iterator[tuple[Atom, bool, bool]]:
-    """Every atom in a body as (atom, negated, inside an ``or``), left to right."""
-    stack: list[tuple[Literal, bool, bool]] = [(lit, False, False) for lit in reversed(tuple(body))]
-    while stack:
-        node, negated, in_or = stack.pop()
-        if isinstance(node, (Const, Func)):
-            yield node, negated, in_or
-        elif isinstance(node, Not):
-            stack.append((node.arg, True, in_or))
-        elif isinstance(node, Or):
-            stack.extend((d, negated, True) for d in reversed(node.disjuncts))
 
 
 def _args(atom: Atom) -> tuple[Term, ...]:
@@ -563,127 +496,6 @@ class _Validator:
                     how = f"it uses {source!r}" if atom.name == source else f"through {atom.name!r}"
                     self.add("error", "dependency", f"{head!r} must not depend on {source!r} ({how})", rule)
                     return
-
-
-_Tagged = tuple[int, Term]
-"""A term of one renamed-apart copy of a rule: (copy number, term)."""
-
-
-class _RuleGraph:
-    """The rules of some relation components, with an edge from each rule to every (rule, body atom)
-    its head unifies with (after renaming apart): a cycle of ground instances maps to a cycle here."""
-
-    def __init__(self, rules: list[Rule]) -> None:
-        self.rules = rules
-        self.index = {id(rule): i for i, rule in enumerate(rules)}
-        by_head: dict[str, list[int]] = {}
-        for i, rule in enumerate(rules):
-            by_head.setdefault(rule.head.name, []).append(i)
-        # edges[i]: (j, body atom of rule j, negated) for each body atom of rule j that rule i's head unifies with.
-        self.edges: list[list[tuple[int, Atom, bool]]] = [[] for _ in rules]
-        for j, rule in enumerate(rules):
-            for atom, negated, _ in _body_atoms(rule.body):
-                for i in by_head.get(atom.name, ()):
-                    if _unify([((0, rules[i].head), (1, atom))], {}) is not None:
-                        self.edges[i].append((j, atom, negated))
-        groups = strongly_connected_components(range(len(rules)), lambda i: [j for j, _, _ in self.edges[i]])
-        self.component = {member: number for number, group in enumerate(groups) for member in group}
-
-    def negative_cycle(self, rule: Rule, atom: Atom) -> str | None:
-        """None when no rule cycle goes through ``(not atom)`` in ``rule``; else the text of one cycle of
-        ground atoms (the rules' heads unify all the way round to ground atoms), or ``""`` when the first
-        cycle found does not close or leaves variables (only grounding can tell)."""
-        j = self.index[id(rule)]
-        for i in range(len(self.rules)):
-            if self.component[i] != self.component[j]:
-                continue
-            for target, body_atom, negated in self.edges[i]:
-                if target == j and negated and body_atom is atom:
-                    return self._instance(self._path(j, i) + [j], atom)
-        return None
-
-    def _path(self, start: int, end: int) -> list[int]:
-        """Rule numbers of a shortest path from ``start`` to ``end`` inside their component."""
-        parent: dict[int, int] = {start: start}
-        frontier = [start]
-        while end not in parent:
-            following = []
-            for node in frontier:
-                for succ, _, _ in self.edges[node]:
-                    if succ not in parent and self.component[succ] == self.component[start]:
-                        parent[succ] = node
-                        following.append(succ)
-            frontier = following
-        path = [end]
-        while path[-1] != start:
-            path.append(parent[path[-1]])
-        return path[::-1]
-
-    def _instance(self, cycle: list[int], atom: Atom) -> str:
-        """Unify each rule's head with the next rule's body atom along ``cycle`` (its first and last rule
-        are the same copy); the instantiated cycle as text, or "" when the unifications conflict."""
-        pairs: list[tuple[_Tagged, _Tagged]] = []
-        negations: list[bool] = []
-        last = len(cycle) - 1
-        for step in range(last):
-            here, there = cycle[step], cycle[step + 1]
-            body_atom, negated = (atom, True) if step + 1 == last else next(
-                (a, n) for t, a, n in self.edges[here] if t == there)
-            pairs.append(((step, self.rules[here].head), (0 if step + 1 == last else step + 1, body_atom)))
-            negations.append(negated)
-        subst = _unify(pairs, {})
-        if subst is None:
-            return ""
-        heads = [_resolve(self.rules[cycle[step]].head, step, subst) for step in range(last)]
-        if not all(is_ground(head) for head in heads):
-            return ""  # a cycle of some instances only if the bodies allow them: the grounder decides
-        # Read backwards: the first rule's head comes from the last link, and so on round to itself.
-        shown = [str(heads[0])]
-        for step in range(last - 1, -1, -1):
-            shown.append(f"{'not ' if negations[step] else ''}{heads[step]}")
-        return " <- ".join(shown)
-
-
-def _walk(tagged: _Tagged, subst: dict[tuple[int, str], _Tagged]) -> _Tagged:
-    copy, term = tagged
-    while isinstance(term, Var) and (copy, term.name) in subst:
-        copy, term = subst[(copy, term.name)]
-    return copy, term
-
-
-def _unify(pairs: list[tuple[_Tagged, _Tagged]],
-           subst: dict[tuple[int, str], _Tagged]) -> dict[tuple[int, str], _Tagged] | None:
-    """Most general unifier of tagged term pairs (variables of different copies are different), or None."""
-    stack = list(pairs)
-    budget = 10_000  # no occurs check: a cyclic binding must not spin forever
-    while stack:
-        budget -= 1
-        if budget < 0:
-            return None
-        left, right = stack.pop()
-        (lc, lt), (rc, rt) = _walk(left, subst), _walk(right, subst)
-        if isinstance(lt, Var) and isinstance(rt, Var) and lc == rc and lt == rt:
-            continue
-        if isinstance(lt, Var):
-            subst[(lc, lt.name)] = (rc, rt)
-        elif isinstance(rt, Var):
-            subst[(rc, rt.name)] = (lc, lt)
-        elif isinstance(lt, Const) or isinstance(rt, Const):
-            if lt != rt:
-                return None
-        elif lt.name != rt.name or len(lt.args) != len(rt.args):
-            return None
-        else:
-            stack.extend(((lc, a), (rc, b)) for a, b in zip(lt.args, rt.args))
-    return subst
-
-
-def _resolve(term: Term, copy: int, subst: dict[tuple[int, str], _Tagged], depth: int = 0) -> Term:
-    """``term`` of a copy with the substitution applied (cut off on a cyclic binding)."""
-    copy, term = _walk((copy, term), subst)
-    if isinstance(term, Func) and depth < 32:
-        return Func(term.name, tuple(_resolve(arg, copy, subst, depth + 1) for arg in term.args))
-    return term
 
 
 def _pos_order(pos: SourcePos | None) -> tuple[int, int]:

@@ -47,8 +47,9 @@ from ggp.errors import InputError
 from ggp.manager import archive, repository, scheduler
 from ggp.manager.fields import read_json, reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.records import MatchRecord, to_dict
-from ggp.manager.service import GameRejected, Manager, MatchRequest
+from ggp.manager.service import GameRejected, Manager
 from ggp.manager.store import OVERALL, MatchSummary
 from ggp.manager.tournament import MAX_TOURNAMENT_BODY, spec_from_mapping, spec_from_yaml
 from ggp.protocol.httpguard import cap_connections, cross_site

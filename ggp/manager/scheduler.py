@@ -36,7 +36,8 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager.service import Manager, MatchRequest, player_roles
+from ggp.manager.match_requests import MatchRequest, player_roles
+from ggp.manager.service import Manager
 from ggp.manager.store import GameRow, PlayerRow
 
 log = logging.getLogger(__name__)

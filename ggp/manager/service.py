@@ -11,114 +11,41 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from ggp.errors import GgpError, InputError
-from ggp.gdl.terms import Description, Term
+from ggp.gdl.terms import Term
 from ggp.manager import wire
 from ggp.manager.agon import AgonTable
 from ggp.manager.boards import recognise_board
 from ggp.manager.human import HUMAN_KIND, HumanSeat
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
+from ggp.manager.match_requests import MatchRequest, failed_match, player_roles
 from ggp.manager.rating_log import rate_match
 from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: the app and the CLI catch it
-from ggp.manager.reasoning import GameSlot, ReasonerLimits, Reasoners
+from ggp.manager.reasoning import GameSlot, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.repository import BrokenGame, RepositoryIndex, scan
-from ggp.manager.runner import (
-    CHANCE_ROLE,
-    DEFAULT_STEP_CAP,
-    DEFAULT_STEP_CAP_OUTCOME,
-    Deadlines,
-    Event,
-    HttpTransport,
-    MatchConfig,
-    MatchRun,
-    Seat,
-    StepCapOutcome,
-    Transport,
-    check_roles,
-)
+from ggp.manager.runner import CHANCE_ROLE, Event, HttpTransport, MatchConfig, MatchRun, Seat, Transport, check_roles
 from ggp.manager.store import GameRow, PlayerRow, Store
 from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
 from ggp.manager.urls import url_problem
-from ggp.match.rules import MatchRules
+from ggp.manager.wiring import EndReasons, FluentDomain, GameTranslator, MachineFactory, ManagerSettings, PieceImages
 from ggp.protocol.limits import MAX_PLAY_CLOCK_S, MAX_START_CLOCK_S, MIN_CLOCK_S
-from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
 
-MachineFactory = Callable[[Description], StateMachine]
-"""Builds a state machine for a validated description (the CLI passes its ``--engine``, default ``auto``).
-It runs in a worker process (:mod:`ggp.manager.reasoning`), so it must pickle: a module-level function
-or an instance of a module-level class."""
-GameTranslator = Callable[[str, str], str]
-"""Turns a game in another format (text, file name for messages) into KIF text; raises
-:class:`InputError` (or ``ValueError``) with a position for a bad file. The CLI wires these (``sbg``)."""
-FluentDomain = Callable[[Description], frozenset[Term]]
-"""Every fluent a game can hold, for drawing its board from the first state; raises
-:class:`~ggp.errors.GgpError` when it cannot tell. The CLI wires the reasoner's (``base``, else the
-relaxed domain, bounded in a child process)."""
 GAME_FORMAT = "kif"
-
-
-class PieceImages(Protocol):
-    """Pictures of a game's pieces, made from the text the game was uploaded in (the CLI wires generated
-    SBG piece shapes, cached on disk). Blocking; the manager calls it from a worker thread."""
-
-    def svg(self, game_format: str, source: str, piece: str, owner: str) -> bytes | None:
-        """The SVG image of ``piece`` (as the GDL names it) for ``owner``, or ``None`` when the game has no
-        such piece or this format has no pictures."""
-        ...
-
-class EndReasons(Protocol):
-    """Why a finished match ended, in words a player reads (the CLI wires one for SBG games: the goal the
-    last state meets, or the turn limit). Blocking; the manager calls it from a worker thread."""
-
-    def explain(self, game_format: str, source: str, final_state: str) -> str | None:
-        """The reason for a game uploaded in ``game_format`` as ``source`` whose last state is ``final_state``
-        (KIF text), or ``None`` when this format has no explanation."""
-        ...
-
 
 KEY_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
 _URL = re.compile(r"https?://\S+")
 """What a player name that is meant as a URL looks like (then :func:`url_problem` checks it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ManagerSettings:
-    """Tunables: the URL games are published under, suspension after N failed matches in a row
-    (0 = never), the step cap and what reaching it means (a draw or an abort), the most matches running
-    at once, the reasoner's time and memory limits, and deadline overrides for tests."""
-
-    public_url: str = "http://127.0.0.1:9140"
-    suspend_after: int = 3
-    step_cap: int = DEFAULT_STEP_CAP
-    step_cap_outcome: StepCapOutcome = DEFAULT_STEP_CAP_OUTCOME
-    max_running: int = 500
-    deadlines: Deadlines | None = None
-    reasoner: ReasonerLimits = field(default_factory=ReasonerLimits)
-
-    def __post_init__(self) -> None:
-        MatchRules(self.step_cap, self.step_cap_outcome)  # InputError now, not at the first match
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRequest:
-    """A match to start: a game key, one player name (or URL) per role, clocks in seconds, a seed."""
-
-    game: str
-    players: tuple[str, ...]
-    start_clock: int = 10
-    play_clock: int = 5
-    seed: int | None = None
 
 
 @dataclass(slots=True)
@@ -128,18 +55,6 @@ class _Running:
     subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
     humans: dict[str, HumanSeat] = field(default_factory=dict)
     """The seats played by a person in the browser, by role."""
-
-
-def player_roles(roles: Sequence[str]) -> list[str]:
-    """The roles that need a player: all but the chance role ``random``, which the manager plays."""
-    return [role for role in roles if role != CHANCE_ROLE]
-
-
-def failed_match(record: MatchRecord, seats: Sequence[int]) -> bool:
-    """True when at least half of the requests to the given seats (START and PLAY) got an error."""
-    total = sum(1 for row in record.errors for i in seats)
-    bad = sum(1 for row in record.errors for i in seats if i < len(row) and row[i])
-    return total > 0 and 2 * bad >= total
 
 
 class Manager:

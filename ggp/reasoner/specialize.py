@@ -29,7 +29,7 @@ and the evaluator computes only what its queries reach. Used by the per-state re
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ggp.gdl.terms import Const, Distinct, Func, Not, Or, Rule, Term, Var
 from ggp.gdl.terms import Literal as GdlLiteral
@@ -132,19 +132,10 @@ def specialize_calls(rules: Iterable[Rule], relations: frozenset[RelKey]) -> lis
         if patterns.get(key, 0) >= MAX_PATTERNS or added >= MAX_NEW_RULES:
             return False
         patterns[key] = patterns.get(key, 0) + 1
-        fixed = dict(pattern)
-        copies: list[Rule] = []
         name = key[0] + "@" + "@".join(str(value) for _, value in pattern)
         while name in used:
             name += "'"
-        for rule in by_head[key]:
-            env: dict[str, Term] = {}
-            head_args = _args(rule.head)
-            if not all(_match(head_args[i], value, env) for i, value in pattern):
-                continue
-            free = [_apply(arg, env) for i, arg in enumerate(head_args) if i not in fixed]
-            copies.append(Rule(_atom(name, free), tuple(_apply_literal(lit, env) for lit in rule.body), rule.pos,
-                               arrow=True))
+        copies = _copies(by_head[key], name, pattern)
         if not copies:
             names[(key, pattern)] = None
             return None
@@ -173,25 +164,47 @@ def specialize_calls(rules: Iterable[Rule], relations: frozenset[RelKey]) -> lis
 
     while pending:
         rule = pending.popleft()
-        body: list[GdlLiteral] = []
-        possible = True
-        for literal in rule.body:
-            inner = literal.arg if isinstance(literal, Not) else literal
-            if not isinstance(inner, (Const, Func)):
-                body.append(literal)
-                continue
-            new = rewrite(inner)
-            if new is True:
-                body.append(literal)
-            elif new is False:
-                if not isinstance(literal, Not):
-                    possible = False  # a positive call that can never hold: the rule never fires
-                    break
-                # a negated call that can never hold is always true: the literal goes
-            else:
-                assert not isinstance(new, bool)
-                body.append(Not(new) if isinstance(literal, Not) else new)
-        if possible:
+        body = _rewritten_body(rule.body, rewrite)
+        if body is not None:
             out.append(Rule(rule.head, tuple(body), rule.pos, arrow=rule.arrow) if body or not rule.body
                        else Rule(rule.head, (), rule.pos, arrow=True))
+    return out
+
+
+def _copies(rules: Sequence[Rule], name: str, pattern: _Pattern) -> list[Rule]:
+    """The copies, named ``name``, of one relation's ``rules`` for its calls whose arguments at
+    ``pattern``'s positions are ``pattern``'s ground values: the rules whose head unifies with them, with
+    the head's fixed arguments dropped and the bindings applied."""
+    fixed = dict(pattern)
+    copies: list[Rule] = []
+    for rule in rules:
+        env: dict[str, Term] = {}
+        head_args = _args(rule.head)
+        if not all(_match(head_args[i], value, env) for i, value in pattern):
+            continue
+        free = [_apply(arg, env) for i, arg in enumerate(head_args) if i not in fixed]
+        copies.append(Rule(_atom(name, free), tuple(_apply_literal(lit, env) for lit in rule.body), rule.pos,
+                           arrow=True))
+    return copies
+
+
+def _rewritten_body(body: Sequence[GdlLiteral], rewrite: Callable[[_Atom], _Atom | bool]) -> list[GdlLiteral] | None:
+    """``body`` with each call rewritten by ``rewrite`` (see ``specialize_calls``), or None when a positive
+    call can never hold (the rule never fires)."""
+    out: list[GdlLiteral] = []
+    for literal in body:
+        inner = literal.arg if isinstance(literal, Not) else literal
+        if not isinstance(inner, (Const, Func)):
+            out.append(literal)
+            continue
+        new = rewrite(inner)
+        if new is True:
+            out.append(literal)
+        elif new is False:
+            if not isinstance(literal, Not):
+                return None  # a positive call that can never hold: the rule never fires
+            # a negated call that can never hold is always true: the literal goes
+        else:
+            assert not isinstance(new, bool)
+            out.append(Not(new) if isinstance(literal, Not) else new)
     return out

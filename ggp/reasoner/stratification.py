@@ -29,8 +29,8 @@ from collections.abc import Sequence
 import clingo
 
 from ggp.errors import NotStratifiedError
+from ggp.gdl.dependencies import dependency_graph
 from ggp.gdl.terms import Description, Rule
-from ggp.gdl.validator import dependency_graph
 from ggp.graphs import strongly_connected_components
 from ggp.reasoner.asp import symbol_to_term
 

@@ -91,7 +91,8 @@ class ManagerThread:
         from ggp.commands._manager_server import load_games, open_store, start_server
         from ggp.commands._piece_images import shape_cache
         from ggp.manager.launcher import AppLauncher
-        from ggp.manager.service import Manager, ManagerSettings
+        from ggp.manager.service import Manager
+        from ggp.manager.wiring import ManagerSettings
         from ggp.players.legal_player import LegalPlayer
         from ggp.protocol.server import create_player_app
 

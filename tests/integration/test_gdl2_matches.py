@@ -16,9 +16,10 @@ from ggp.errors import InputError
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.gdl.terms import Description
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.records import from_json, to_json
 from ggp.manager.runner import RANDOM_SEAT, HttpTransport, MatchConfig, Seat, check_roles, run_match
-from ggp.manager.service import Manager, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
 from ggp.manager.tournament import TournamentSpec
 from ggp.player import NO_GDL2

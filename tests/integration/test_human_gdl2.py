@@ -12,8 +12,9 @@ from aiohttp.test_utils import TestClient
 
 from ggp.manager.app import SEAT_SECRET_HEADER, create_app
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from ggp.reasoner.engines import make_machine
 from tests.conftest import KIF_DIR
 from tests.prerequisites import missing

@@ -19,10 +19,12 @@ from aiohttp import ClientResponse, web
 from aiohttp.test_utils import TestClient, TestServer
 
 from ggp.manager.app import create_app
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.reasoning import ReasonerLimits
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.fake_players import FakePlayer, late
 from tests.helpers.manager_machines import (
     COUNTER_KIF,

@@ -140,8 +140,10 @@ async def test_the_managers_built_in_seats_play_an_sbg_game_on_the_sbg_engine() 
     # the game and the manager played fallback moves for it).
     from ggp.commands._manager_glue import builtin_launcher, game_translators, machine_factory
     from ggp.commands._manager_server import load_games
-    from ggp.manager.service import Manager, ManagerSettings, MatchRequest
+    from ggp.manager.match_requests import MatchRequest
+    from ggp.manager.service import Manager
     from ggp.manager.store import Store
+    from ggp.manager.wiring import ManagerSettings
 
     launcher = builtin_launcher(1, options="h=WGCM,depth=1")
     manager = Manager(Store(":memory:"), machine_factory("auto"), launcher, ManagerSettings(step_cap=4),

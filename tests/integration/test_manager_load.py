@@ -9,9 +9,11 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.manager_machines import SHORT_COUNTER_KIF, machine_for_description
 
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]

@@ -12,8 +12,9 @@ from aiohttp import web
 
 from ggp.manager.app import create_app
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from ggp.players.legal_player import LegalPlayer
 from ggp.protocol.httpguard import IDLE_TIMEOUT_S, CappedSite
 from ggp.protocol.server import create_player_app

@@ -16,11 +16,12 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from ggp.manager.service import Manager, MatchRequest
-from ggp.protocol import server
+from ggp.manager.match_requests import MatchRequest
+from ggp.manager.service import Manager
 from ggp.protocol.limits import MAX_MESSAGE_CHARS, MAX_REPLY_CHARS, MAX_RULES_CHARS, MAX_RULES_TOKENS
 from ggp.protocol.messages import Message, parse_message
 from ggp.protocol.parsing import ParseLane
+from ggp.protocol.server import app as server_app
 from tests.helpers.fake_players import FakePlayer, constant
 from tests.helpers.manager_machines import NIM_KIF
 
@@ -55,7 +56,7 @@ async def test_a_large_message_is_parsed_off_the_event_loop(player_app: tuple[we
         threads.append(threading.current_thread().name)
         return parse_message(text)
 
-    monkeypatch.setattr(server, "parse_message", recording)
+    monkeypatch.setattr(server_app, "parse_message", recording)
     padding = " ".join(f"(init (pad {i}))" for i in range(300))
     assert await post(port, f"(START m1 first ((role first) (role second) {padding}) 10 5)") == (200, "ready")
     assert await post(port, "(INFO)") == (200, "((name legal) (status busy) (species legal))")

@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ggp.errors import GdlError, GdlValidationError, SourcePos
+from ggp.gdl.dependencies import dependency_graph
 from ggp.gdl.parser import parse_kif
 from ggp.gdl.terms import Const, Description, Func, Not, Or, Rule, Var
-from ggp.gdl.validator import CHECKS, Finding, check_or_raise, dependency_graph, validate
+from ggp.gdl.validator import CHECKS, Finding, check_or_raise, validate
 from tests.strategies import well_formed_games
 
 # A complete, clean game: 8 lines, so a snippet appended below starts on line 9.

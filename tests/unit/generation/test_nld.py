@@ -18,20 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ggp.generation.nld import (
-    OPERATOR_COST,
-    Description,
-    Part,
-    Word,
-    game_nld,
-    generic_cost,
-    nld_value,
-    operator_sets,
-    parts_of,
-    piece_score,
-    vector_cost,
-    words_of,
-)
+from ggp.generation.nld import game_nld, generic_cost, nld_value, piece_score
+from ggp.generation.nld_descriptions import Description
+from ggp.generation.nld_words import OPERATOR_COST, Part, Word, operator_sets, parts_of, vector_cost, words_of
 from ggp.translators.sbg.model import Letter, Regex
 from ggp.translators.sbg.parser import parse_sbg, parse_sbg_syntax
 from tests.conftest import GAMES_DIR

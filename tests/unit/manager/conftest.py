@@ -7,8 +7,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.manager_machines import machine_for_description
 
 FAST = Deadlines(start_s=0.5, play_s=0.3, stop_s=0.3, abort_s=0.3, connect_s=0.3)

@@ -11,7 +11,8 @@ from aiohttp.test_utils import TestClient
 
 from ggp.manager.agon import INITIAL, OVERALL, AgonRatings, AgonTable, update_agon
 from ggp.manager.app import create_app
-from ggp.manager.service import Manager, MatchRequest
+from ggp.manager.match_requests import MatchRequest
+from ggp.manager.service import Manager
 from tests.helpers.manager_machines import NIM_KIF
 
 Client = TestClient[web.Request, web.Application]

@@ -11,8 +11,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient
 
 from ggp.manager.app import create_app
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.manager_machines import NIM_KIF
 from tests.prerequisites import require_module
 from tests.unit.manager.conftest import FAST

@@ -13,8 +13,9 @@ from ggp.gdl.parser import parse_kif
 from ggp.manager.agon import AgonTable
 from ggp.manager.app import create_app
 from ggp.manager.archive import check_replay, completed_for_import, game_key_of, store_imported
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.records import MatchRecord, from_dict, from_json, to_dict
-from ggp.manager.service import Manager, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
 from ggp.match.referee import Referee
 from tests.helpers.fake_players import FakePlayer, constant

@@ -12,8 +12,9 @@ from aiohttp.test_utils import TestClient
 
 from ggp.manager.app import SEAT_SECRET_HEADER, create_app
 from ggp.manager.runner import Deadlines
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.manager_machines import NIM_KIF, TICTACTOE_KIF, machine_for_description
 
 Client = TestClient[web.Request, web.Application]

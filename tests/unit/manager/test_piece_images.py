@@ -14,8 +14,9 @@ from aiohttp.test_utils import TestClient
 from ggp.commands._piece_images import ShapeCache
 from ggp.generation.shapes import EvolutionParams
 from ggp.manager.app import SECURITY_HEADERS, create_app
-from ggp.manager.service import Manager, ManagerSettings
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.manager_machines import NIM_KIF
 from tests.prerequisites import require_module
 from tests.unit.manager.conftest import FAST

@@ -8,8 +8,10 @@ import aiohttp
 import pytest
 
 from ggp.manager.launcher import AppLauncher, LaunchedPlayer
-from ggp.manager.service import Manager, ManagerSettings, MatchRequest, failed_match
+from ggp.manager.match_requests import MatchRequest, failed_match
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.fake_players import FakePlayer, constant
 from tests.helpers.manager_machines import COUNTER_KIF, machine_for_description
 from tests.unit.manager.conftest import FAST

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from ggp.manager.match_requests import MatchRequest
 from ggp.manager.runner import STEP_CAP_DRAW_GOAL, StepCapOutcome
-from ggp.manager.service import Manager, ManagerSettings, MatchRequest
+from ggp.manager.service import Manager
 from ggp.manager.store import Store
+from ggp.manager.wiring import ManagerSettings
 from tests.helpers.manager_machines import COUNTER_KIF, machine_for_description
 from tests.unit.manager.conftest import FAST
 

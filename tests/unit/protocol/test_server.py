@@ -179,9 +179,9 @@ async def test_a_best_move_handed_back_late_is_still_answered_within_the_grace(
     make_client: Callable[..., Awaitable[Client]], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Before the grace the host answered the first legal move, which can throw a game."""
-    from ggp.protocol import server
+    from ggp.protocol.server import host
 
-    monkeypatch.setattr(server, "LATE_GRACE", 5.0)  # far more than the hand-back's 0.3 s, however loaded
+    monkeypatch.setattr(host, "LATE_GRACE", 5.0)  # far more than the hand-back's 0.3 s, however loaded
     client = await make_client(SlowHandbackPlayer)
     await post(client, f"(START g1 first {RULES} 10 1)")
     status, text = await post(client, "(PLAY g1 NIL)")

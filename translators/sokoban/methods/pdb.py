@@ -170,6 +170,39 @@ class _Board:
         return total
 
 
+class _Novelty:
+    """The novelty tables of :func:`search`, one per heuristic value h: the atoms (box cells, the player's
+    region) and pairs of atoms seen among the nodes of that h so far, and how many entries they hold."""
+
+    def __init__(self) -> None:
+        self.atoms_seen: dict[int, set[int]] = {}
+        self.pairs_seen: dict[int, set[int]] = {}
+        self.entries = 0
+
+    def width(self, h: int, boxes: int, player: int) -> int:
+        """1 when the node has an atom no node of the same h had, 2 for a new pair of atoms, else 3."""
+        atoms = [*bits(boxes), 100_000 + player]
+        singles = self.atoms_seen.setdefault(h, set())
+        pairs = self.pairs_seen.setdefault(h, set())
+        keys = [a * 200_000 + b for a, b in itertools.combinations(atoms, 2)]
+        new_atom = any(a not in singles for a in atoms)
+        new_pair = any(p not in pairs for p in keys)
+        before = len(singles) + len(pairs)
+        singles.update(atoms)
+        pairs.update(keys)
+        self.entries += len(singles) + len(pairs) - before
+        return 1 if new_atom else 2 if new_pair else 3
+
+
+def _priority(variant: Variant, h: int, kc: int, w: int) -> tuple[int, ...]:
+    """The heap key of a node for ``variant`` (smallest first): novelty width, then the scores, highest first."""
+    if variant == "simple":
+        return (-kc, -h)
+    if variant == "novelty":
+        return (w, -h)
+    return (w, -kc, -h)
+
+
 def search(
     layout: Level, variant: Variant, pattern: int, *, expansions: int, memory_mb: float, rng: random.Random,
 ) -> PdbResult:
@@ -198,30 +231,7 @@ def search(
             cache[boxes] = known
         return known
 
-    atoms_seen: dict[int, set[int]] = {}
-    pairs_seen: dict[int, set[int]] = {}
-    novelty_entries = 0
-
-    def novelty(h: int, boxes: int, player: int) -> int:
-        nonlocal novelty_entries
-        atoms = [*bits(boxes), 100_000 + player]
-        singles = atoms_seen.setdefault(h, set())
-        pairs = pairs_seen.setdefault(h, set())
-        keys = [a * 200_000 + b for a, b in itertools.combinations(atoms, 2)]
-        new_atom = any(a not in singles for a in atoms)
-        new_pair = any(p not in pairs for p in keys)
-        before = len(singles) + len(pairs)
-        singles.update(atoms)
-        pairs.update(keys)
-        novelty_entries += len(singles) + len(pairs) - before
-        return 1 if new_atom else 2 if new_pair else 3
-
-    def priority(h: int, kc: int, w: int) -> tuple[int, ...]:
-        if variant == "simple":
-            return (-kc, -h)
-        if variant == "novelty":
-            return (w, -h)
-        return (w, -kc, -h)
+    novelty = _Novelty()
 
     start_boxes = board.goals
     start_player = board.bit(layout.player)
@@ -248,9 +258,9 @@ def search(
             h, kc = scores(moved)
             if best is None or (h, kc) > best[:2]:
                 best = (h, kc, child)
-            w = novelty(h, moved, region & -region) if variant != "simple" else 0
-            heapq.heappush(heap, (priority(h, kc, w), rng.random(), moved, after))
-        size = (len(heap) * BYTES_OPEN + len(parents) * BYTES_CLOSED + novelty_entries * BYTES_NOVELTY
+            w = novelty.width(h, moved, region & -region) if variant != "simple" else 0
+            heapq.heappush(heap, (_priority(variant, h, kc, w), rng.random(), moved, after))
+        size = (len(heap) * BYTES_OPEN + len(parents) * BYTES_CLOSED + novelty.entries * BYTES_NOVELTY
                 + len(cache) * BYTES_TABLE + table_bytes)
         peak = max(peak, size)
         if size > budget and heap and done < expansions:

@@ -1,63 +1,10 @@
-"""The aiohttp player server: one GGP match at a time, anytime replies, never down because of one match.
+"""The player host: answers the typed GGP messages of one match at a time, with a legal move at any clock.
 
-:func:`create_player_app` builds the web application; :class:`PlayerHost` holds the match state and
-answers the typed messages. Requests are ``POST /`` (what managers send), ``GET /<url-encoded
-message>`` and ``OPTIONS`` preflights; every response carries the CORS headers ggp-base players send
-and replies use ``Content-Type: text/acl``. A message that does not parse gets HTTP 400 with a one-line
-reason and the server keeps serving. A message over its kind's size (:mod:`ggp.protocol.limits`: a START
-carries the rules, anything else is small) gets 413; a large one is parsed off the event loop
-(:class:`~ggp.protocol.parsing.ParseLane`). A browser on another site (``Origin``, ``Sec-Fetch-Site``)
-may send INFO and PREVIEW only: anything else gets 403, as on the manager. Connections, slow clients and
-their log lines are :mod:`ggp.protocol.httpguard`'s.
-
-The reasoning of a match (building the state machine, the player's search) is done by a
-:class:`~ggp.protocol.seat.Seat`, never on the event loop. Without :class:`PlayerLimits` the seat runs
-in one search thread of this process (tests, players embedded in another program); with them (``ggp
-player``) it runs in a worker process whose address space is bounded and whose every call is bounded
-in time, relative to the match's clocks (see :class:`PlayerLimits`). A call over a bound kills the
-worker (one WARNING line says which bound) and a fresh worker is started. Meanwhile the event loop stays
-free: INFO, ABORT and STOP are answered, and SIGTERM stops the server.
-
-**A legal move at any clock.** Besides the player's seat, every GDL match has a *standby* seat in this
-process (its own thread) on a cheap engine that builds at once (``standby_factory``, by default the
-top-down prover: :func:`~ggp.protocol.seat.standby_machine`); it follows every joint move. Whenever the
-player's seat has no move by the reply deadline (its setup is still building the engines, applying the
-moves or the search overran, its worker died or was killed over a bound), the reply is the player's
-best move so far, else the first legal move its seat knows, else the standby's first legal move. A
-player's seat that hits a bound, dies or cannot build its engine is started again, in a fresh worker,
-with a fresh player on ``recovery_factory`` (the standby engine unless the command wires one that also
-upgrades to the compiled circuit), and replays the match's joint moves from the initial state; after
-:data:`MAX_RESTARTS` restarts, or when even the recovery engine cannot play the rules, the standby seat
-plays the rest of the match alone (one WARNING line). ``nil`` is answered only when no engine knows a
-legal move (or the role has none).
-
-Match flow (protocol.md §3-4):
-
-- START starts the standby seat, builds the state machine and calls ``player.start`` during the start
-  clock, and answers ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the standby
-  answers meanwhile). Rules the validator rejects, or a role the game lacks, get the reply ``error:
-  <reason>`` (logged) instead of ``ready``; rules the player's engine cannot build (grounding over its
-  limits, say) get ``ready`` when the standby engine plays them, and the player starts again on the
-  recovery engine.
-- PLAY applies the previous joint move (NIL: the initial state) to both seats' states, then runs
-  ``player.choose``. At ``playclock - 0.5 s`` the host answers with the best move so far
-  (``best_move()`` of an :class:`~ggp.player.AnytimePlayer`, else the first legal move) and the search
-  is cancelled; a hand-back that is late waits :data:`LATE_GRACE` more before the first legal move
-  goes; when the player's seat does not even know the legal moves by then, the standby's first legal
-  move goes. A joint move that is not legal in a seat's state is logged and, where a recent earlier
-  state accepts it, the seat resynchronises from there.
-- GDL-II (protocol.md §8): for a game that defines ``sees`` the host needs a
-  :class:`~ggp.player.Gdl2Player`; any other player gets ``error: this player does not support
-  GDL-II`` at START (logged). ``(PLAY id turn lastmove percepts)`` is passed to the player's
-  ``observe`` (the host never knows the state), then ``choose_hidden`` runs like ``choose`` does,
-  with the player's ``own_legal_moves`` as fallback and legality check.
-- STOP answers ``done`` and ABORT ``aborted`` at once; clean-up runs in the background (a worker
-  still busy with the match is killed and replaced instead).
-- A START whose clocks are outside :func:`~ggp.protocol.limits.clock_problem`'s bounds gets ``error:``
-  naming the bound; a START refused with ``error:`` gets the same answer when it is sent again.
-- Messages for another match get ``busy``; a PLAY while no match is played gets ``error: unknown match
-  <id>``; a match that has heard nothing for
-  ``startclock + 10 * playclock`` seconds (Tiltyard's "wedged" rule) is dropped when a new START comes.
+:class:`PlayerHost` keeps the match's state (:mod:`ggp.protocol.server.match_state`), runs the player's
+seat in a search thread or in a bounded worker process (:mod:`ggp.protocol.server.bounds`), follows
+every joint move on the standby seat, restarts a failed seat and picks the reply at the deadline; the
+package docstring (:mod:`ggp.protocol.server`) describes the match flow. It knows nothing of HTTP:
+:mod:`ggp.protocol.server.app` hands it parsed messages.
 """
 
 from __future__ import annotations
@@ -67,25 +14,11 @@ import concurrent.futures
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, TypeVar
-from urllib.parse import unquote_plus
 
-from aiohttp import web
-
-from ggp.errors import GgpError, ProtocolError, ReasonerError
-from ggp.gdl.terms import Description
-from ggp.logtally import Tally
+from ggp.errors import GgpError, ReasonerError
 from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
-from ggp.protocol.httpguard import CONNECTIONS as CONNECTIONS
-from ggp.protocol.httpguard import IDLE_TIMEOUT_S as IDLE_TIMEOUT_S
-from ggp.protocol.httpguard import MAX_CONNECTIONS as MAX_CONNECTIONS
-from ggp.protocol.httpguard import CappedSite as CappedSite
-from ggp.protocol.httpguard import ConnectionCap as ConnectionCap
-from ggp.protocol.httpguard import cap_connections
-from ggp.protocol.httpguard import cross_site as cross_site
-from ggp.protocol.limits import MAX_RULES_CHARS, clock_problem, size_problem
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -104,10 +37,8 @@ from ggp.protocol.messages import (
     format_move,
     info_reply,
     message_type,
-    parse_message,
     uses_sees,
 )
-from ggp.protocol.parsing import ParseLane
 from ggp.protocol.seat import (
     MachineFactory,
     Seat,
@@ -119,6 +50,8 @@ from ggp.protocol.seat import (
     worker_call,
     worker_ready,
 )
+from ggp.protocol.server.bounds import LimitHit, PlayerLimits
+from ggp.protocol.server.match_state import _Match
 from ggp.reasoner.isolation import IsolationError, Worker, limit_message
 from ggp.reasoner.machine import Move
 
@@ -151,104 +84,7 @@ MAX_RESTARTS = 3
 """How often one match's player is started again (a fresh worker, the recovery engine) before the
 standby seat plays the rest of the match alone."""
 
-MAX_BODY = MAX_RULES_CHARS
-"""Largest request body accepted: a START with its rules (:data:`~ggp.protocol.limits.MAX_RULES_CHARS`);
-every other message is refused over :data:`~ggp.protocol.limits.MAX_MESSAGE_CHARS`."""
-
-CORS_HEADERS = {
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Allow-Methods": "POST, GET, OPTIONS",
-    "Access-Control-Allow-Headers": "Content-Type",
-    "Access-Control-Allow-Age": "86400",
-}
-
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLimits:
-    """Bounds on a player server's reasoning, which then runs in a worker process; seconds and megabytes.
-
-    ``memory_mb``: the worker's address space. A setup (building the machine, ``player.start``) may
-    run through the start clock and ``setup_play_clocks`` play clocks (the standby seat answers PLAYs
-    meanwhile; a player started again mid-match gets a play clock instead of the start clock);
-    each reasoner call of a PLAY (applying the joint move, the search) through ``play_clocks`` play
-    clocks, and at least ``min_call_s`` (the reply goes at the play clock either way); no call beyond
-    ``max_call_s``, whatever the clocks.
-
-    >>> limits = PlayerLimits()
-    >>> limits.setup_s(start_clock=10, play_clock=5), limits.play_s(5), limits.play_s(0.5)
-    (25.0, 10.0, 2.0)
-    >>> PlayerLimits(max_call_s=60).setup_s(3600, 10)
-    60.0
-    """
-
-    memory_mb: int = 2048
-    max_call_s: float = 300.0
-    setup_play_clocks: int = 3
-    play_clocks: int = 2
-    min_call_s: float = 2.0
-
-    def setup_s(self, start_clock: float, play_clock: float) -> float:
-        """The time bound of a match's setup."""
-        return float(min(self.max_call_s, max(self.min_call_s, start_clock + self.setup_play_clocks * play_clock)))
-
-    def play_s(self, play_clock: float) -> float:
-        """The time bound of each reasoner call of a PLAY (and of the clean-up after STOP or ABORT)."""
-        return float(min(self.max_call_s, max(self.min_call_s, self.play_clocks * play_clock)))
-
-
-class LimitHit(ReasonerError):
-    """A call of a match's reasoning went over a :class:`PlayerLimits` bound (its worker was replaced)."""
-
-
-@dataclass(slots=True, eq=False)
-class _Match:
-    """What the host knows about the match it is playing."""
-
-    match_id: str
-    role: Move
-    start_clock: int
-    play_clock: int
-    player: Player
-    last_seen: float
-    seat: Seat | None = None
-    """The match's reasoning, when it runs in this process (no limits)."""
-    setup: asyncio.Future[Any] | None = None
-    """The player's seat's setup (the last one, when it was started again)."""
-    failed: str | None = None
-    """Why the match was refused at START (every PLAY of it is answered ``nil``)."""
-    description: Description | None = None
-    history: list[Update] = field(default_factory=list)
-    """Every update since START, oldest first: a player started again replays them all."""
-    standby: Seat | None = None
-    """The standby seat (GDL matches, when the host has a standby engine)."""
-    standby_started: asyncio.Future[Any] | None = None
-    restarts: int = 0
-    recovering: bool = False
-    """True once the player's seat runs on the recovery engine."""
-    given_up: str | None = None
-    """Why the player's seat is no longer asked (the standby seat plays alone)."""
-    start_reply: str | None = None
-    """What START was answered (``ready`` or ``error: ...``): a repeated START gets the same answer."""
-    gdl2: bool = False
-    spellings: dict[str, str] = field(default_factory=dict)
-    """The rules' own spelling of each name written with capitals: replies use it (ggp-base compares
-    moves case-sensitively)."""
-    pending: list[Update] = field(default_factory=list)
-    """Updates of PLAY messages (joint moves, percepts) not sent to the seat yet, oldest first: a PLAY that
-    arrives while the setup still runs gets no move, but its update is kept and applied in order."""
-    troubles: Tally = field(default_factory=Tally)
-    """Moves answered without the player's own choice, by reason: logged once, when the match ends."""
-
-    def trouble(self, why: str, answer: object) -> None:
-        """A move answered without the player's choice: one INFO line now, counted for the match's summary."""
-        self.troubles.add(why)
-        log.info("match %s: %s; answering %s", self.match_id, why, answer)
-
-    def wedged(self, now: float) -> bool:
-        """True when nothing arrived for ``startclock + 10 * playclock`` seconds."""
-        return now - self.last_seen > self.start_clock + 10 * self.play_clock
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -715,108 +551,3 @@ class PlayerHost:
                 return
         bound = self.limits.play_s(match.play_clock) if self.limits else 0.0
         self._keep(self._submit(match, "wrap_up", (moves, how, match.failed is not None), "the clean-up", bound))
-
-
-PLAYER_HOST = web.AppKey("player_host", PlayerHost)
-PARSE_LANE = web.AppKey("parse_lane", ParseLane)
-
-
-def create_player_app(
-    player_factory: PlayerFactory,
-    name: str,
-    machine_factory: MachineFactory,
-    *,
-    species: str | None = None,
-    limits: PlayerLimits | None = None,
-    recovery_factory: MachineFactory | None = None,
-) -> web.Application:
-    """The player's web application.
-
-    ``player_factory`` makes a fresh player for every match; ``machine_factory`` makes the state
-    machine of each START's rules (the command wires the engine, e.g.
-    ``ggp.reasoner.engines.engine_factory("auto")``; tests pass pure-Python games), so this module
-    never loads a reasoner itself. ``name`` and ``species`` are what INFO reports. With ``limits``
-    the reasoning runs in a worker process under them (see :class:`PlayerHost`); ``recovery_factory``
-    builds the machine of a player started again mid-match (default: the standby engine). Raises
-    :class:`ProtocolError` for a name that is not one word.
-    """
-    info_reply(name, species or name)  # fail now, not at the first INFO
-    app = web.Application(client_max_size=MAX_BODY)
-    app[PLAYER_HOST] = PlayerHost(player_factory, name, machine_factory, species, limits,
-                                  recovery_factory=recovery_factory)
-    app[PARSE_LANE] = ParseLane()
-    cap_connections(app)
-    app.router.add_route("OPTIONS", "/{tail:.*}", _handle_options)
-    app.router.add_post("/{tail:.*}", _handle_post)
-    app.router.add_get("/{tail:.*}", _handle_get)
-    app.on_response_prepare.append(_add_cors)
-    app.cleanup_ctx.append(_close_host)
-    app.on_shutdown.append(_stop_reasoning)
-    return app
-
-
-async def _stop_reasoning(app: web.Application) -> None:
-    """At shutdown, before open requests are waited for: kill the worker, so that a request waiting for
-    it (a START during a heavy setup) is answered at once rather than held until the shutdown timeout."""
-    await app[PLAYER_HOST].aclose()
-
-
-async def _close_host(app: web.Application) -> AsyncIterator[None]:
-    await app[PLAYER_HOST].warm_up()
-    yield
-    await app[PLAYER_HOST].aclose()
-    app[PARSE_LANE].close()
-
-
-async def _add_cors(request: web.Request, response: web.StreamResponse) -> None:
-    response.headers.update(CORS_HEADERS)
-
-
-async def _handle_options(request: web.Request) -> web.Response:
-    return web.Response(status=200)
-
-
-async def _handle_post(request: web.Request) -> web.Response:
-    received = time.monotonic()
-    body = await request.read()
-    return await _respond(request, body.decode("utf-8", errors="replace"), received)
-
-
-async def _handle_get(request: web.Request) -> web.Response:
-    received = time.monotonic()
-    return await _respond(request, unquote_plus(request.raw_path[1:], errors="replace"), received, via_get=True)
-
-
-async def _respond(request: web.Request, text: str, received: float, via_get: bool = False) -> web.Response:
-    log.debug("from %s: %s", request.remote, text[:500])
-    too_large = size_problem(text)
-    if too_large is not None:
-        log.warning("refused a message of %d characters from %s: %s", len(text), request.remote, too_large)
-        return web.Response(status=413, text=too_large)
-    try:
-        message = await request.app[PARSE_LANE].parse(text, parse_message)
-    except ProtocolError as exc:
-        reason = one_line(exc)
-        log.warning("bad message from %s: %s", request.remote, reason)
-        return web.Response(status=400, text=reason)
-    if not isinstance(message, Info | Preview) and cross_site(request):
-        # A web page must not START (and so lock up), PLAY, STOP or ABORT this player: not with an image
-        # (a GET needs no preflight), nor with a form's text/plain POST (no preflight either).
-        log.warning("refused a cross-site %s %s from %s", request.method, message_type(message), request.remote)
-        return web.Response(status=403, text="state-changing messages from another site are refused")
-    if isinstance(message, Start):
-        problem = clock_problem(message.start_clock, message.play_clock)
-        if problem is not None:  # refused before the host sees it: the same START is refused every time
-            log.warning("match %s: refused START from %s: %s", message.match_id, request.remote, problem)
-            return _acl(f"error: {problem}")
-    try:
-        reply = await request.app[PLAYER_HOST].reply(message, received)
-    except Exception as exc:  # keep serving whatever one message did
-        log.exception("failed to answer a %s message", message_type(message))
-        return web.Response(status=500, text=f"internal error: {one_line(exc)}")
-    log.debug("to %s: %s", request.remote, reply)
-    return _acl(reply)
-
-
-def _acl(reply: str) -> web.Response:
-    return web.Response(body=reply.encode("ascii", errors="replace"), content_type="text/acl")
