@@ -18,12 +18,14 @@ between turns too (the new root may be the old root, a child or a grandchild) an
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable, Sequence
 
 from ggp.player import Budget
 from ggp.players.base import BasePlayer
+from ggp.players.selfconfig import SAFE_DEFAULTS_REASON, SearchSettings, choose_settings, profile_game
 from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, Role, State, StateMachine
 from ggp.reasoner.playouts import (
     MctsTree,
@@ -34,6 +36,8 @@ from ggp.reasoner.playouts import (
     playout_goals,
     safe_goals,
 )
+
+log = logging.getLogger(__name__)
 
 _BEST_EVERY = 32
 """Iterations between updates of the anytime best move."""
@@ -96,8 +100,9 @@ DEFAULT_RAVE = 0.0
 
 
 DEFAULT_DECISIVE = 0
-"""The playouts' lookahead by default (see :class:`MctsPlayer`): 0 none, 1 decisive moves, 2 anti-decisive too.
-Off because it depends on the game (2026-11-27, against the default player, docs/players.md): at equal time
+"""The playouts' lookahead where no measurement decides it (see :class:`MctsPlayer`; by default the player
+chooses it per match, :mod:`ggp.players.selfconfig`): 0 none, 1 decisive moves, 2 anti-decisive too.
+Off then because it depends on the game (2026-11-27, against the default player, docs/players.md): at equal time
 ``decisive=2`` won connectFour 34-1-5 (0.5 s a move, with a seventh of the iterations) and was even on
 connectFourSimultaneous (22-1-17), but lost breakthrough 7-23 and reversi 6-14 (0.25 s), where its checks
 cost half the iterations or more and rarely change a move."""
@@ -120,6 +125,13 @@ DEFAULT_NESTED: int | None = None
 (2026-11-27, circuit engine, knightsTour, 10 games at 2,000 iterations a move; docs/players.md): mean goal
 93.4 without NMCS, 87.7 and 90.7 with levels up to 1 and 2, 99.6 (nine tours) and 100.0 (ten) up to 3 and 4;
 level 4 from the start takes 0.8 s of one core, so a 10 s start clock or a 2 s play clock reaches it."""
+
+
+CONFIGURE_SHARE = 0.3
+"""The share of the start clock self-configuration may spend measuring (the rest is NMCS's or idle)."""
+
+CONFIGURE_MIN_SECONDS = 0.05
+"""Below this much start clock for the measurement, self-configuration keeps the safe defaults."""
 
 
 _NESTED_UNCAPPED = 64
@@ -151,7 +163,8 @@ class MctsPlayer(BasePlayer):
     node or later, in the tree or the playout), and UCB1's mean of an edge of n visits becomes
     beta * AMAF mean + (1 - beta) * mean with beta = sqrt(rave / (3n + rave)).
 
-    ``decisive`` gives that native search's single playouts a lookahead (Teytaud & Teytaud 2010): with 1, at
+    ``decisive`` (None by default: chosen per match, see below) gives that native search's single playouts a
+    lookahead (Teytaud & Teytaud 2010): with 1, at
     each step a role with a move that ends the game at its highest goal plays it (drawn among such moves)
     instead of its random or MAST move; with 2, a role without one also avoids, where it can, a move after
     which the one opponent to choose next has one (anti-decisive moves). The circuit tries all of a role's
@@ -173,6 +186,14 @@ class MctsPlayer(BasePlayer):
     line worth the highest goal (100) ends the decision at once. ``nested=N`` runs levels 1 to N, clock or
     not (0: off); by default (None) levels rise until the clock's share ends, and none run without a clock.
     It needs ``line`` on.
+
+    **Self-configuration.** An option left at None (``decisive``) is chosen per match in :meth:`start`, from the
+    rules and a short seeded measurement on the match's machine (:mod:`ggp.players.selfconfig`), within a
+    share :data:`CONFIGURE_SHARE` of the start clock (count-bounded without a clock, so an arena and a
+    manager's seat choose alike); the choice is logged in one INFO line and kept in :attr:`configuration`.
+    A machine without the native search, a start clock too short for the measurement or a measurement
+    that fails gives the safe defaults (:data:`DEFAULT_DECISIVE`), and the log line says why. An option
+    given by the user is never changed.
     """
 
     name = "mcts"
@@ -189,7 +210,7 @@ class MctsPlayer(BasePlayer):
         rave: float = DEFAULT_RAVE,
         mix: bool = DEFAULT_MIX,
         line: bool = DEFAULT_LINE,
-        decisive: int = DEFAULT_DECISIVE,
+        decisive: int | None = None,
         nested: int | None = DEFAULT_NESTED,
     ) -> None:
         super().__init__(seed, budget)
@@ -203,9 +224,12 @@ class MctsPlayer(BasePlayer):
             raise ValueError(f"rave is RAVE's equivalence parameter k, 0 (off) or more; found {rave}")
         self.rave = float(rave)
         self.mix = bool(mix)
-        if decisive not in (0, 1, 2):
+        if decisive not in (None, 0, 1, 2):
             raise ValueError(f"decisive is the playouts' lookahead, 0, 1 or 2; found {decisive}")
-        self.decisive = int(decisive)
+        self._decisive_option = decisive
+        self.decisive = DEFAULT_DECISIVE if decisive is None else int(decisive)
+        self.configuration: SearchSettings | None = None
+        """What self-configuration chose for the running match (None when every option was given)."""
         self.line = bool(line)
         if nested is not None and (nested < 0 or nested != int(nested)):
             raise ValueError(f"nested is the highest level of nested Monte-Carlo search, 0 (off) or more; "
@@ -226,10 +250,35 @@ class MctsPlayer(BasePlayer):
         self._native = None
         self._chance = [r == CHANCE_ROLE and r != role for r in machine.roles]
         self.last_nested = 0
+        if self._decisive_option is None:
+            self.configuration = self._configure(budget)
+            self.decisive = self.configuration.decisive
         if budget.deadline is not None and self._nested_levels(budget):
             tree = self._native_tree(machine.initial_state())
             if tree is not None:
                 self._nested_search(tree, budget.deadline, budget)
+
+    def _configure(self, budget: Budget) -> SearchSettings:
+        """Chooses the options left at None for this match (see the class notes) and logs the choice."""
+        started = time.monotonic()
+        deadline = None if budget.deadline is None else started + CONFIGURE_SHARE * (budget.deadline - started)
+        if mcts_tree_hook(self.machine) is None:
+            waits = getattr(self.machine, "wait", None)  # a machine that upgrades to the circuit in the background
+            if callable(waits) and deadline is not None:
+                waits(max(0.0, deadline - time.monotonic()))
+        puzzle = len(self._chance) == 1 and not self._chance[0]
+        if mcts_tree_hook(self.machine) is None:
+            settings = choose_settings(None, f"{SAFE_DEFAULTS_REASON}: no native search on this engine yet", puzzle)
+        elif deadline is not None and deadline - time.monotonic() < CONFIGURE_MIN_SECONDS:
+            settings = choose_settings(None, f"{SAFE_DEFAULTS_REASON}: the start clock is too short to measure", puzzle)
+        else:
+            try:
+                settings = choose_settings(profile_game(self.machine, self.seed, deadline))
+            except Exception as exc:  # a game the measurement trips on is played, with the defaults
+                settings = choose_settings(None, f"{SAFE_DEFAULTS_REASON}: the measurement failed ({exc})", puzzle)
+        log.info("mcts as %s: %s (%.2f s of the start clock)", self.role, settings.describe(),
+                 time.monotonic() - started)
+        return settings
 
     def stop(self) -> None:
         self._root = None

@@ -36,8 +36,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "decisive-1": {"decisive": 1},
     "decisive-2": {"decisive": 2},
     "4-playouts": {"playouts_per_leaf": 4},
+    "self-configured": {"decisive": None},
 }
-"""The player options each game is searched with."""
+"""The player options each game is searched with; ``decisive`` is 0 (the default before self-configuration
+chose it per game, issue 41) where not given."""
 
 GAMES: dict[str, tuple[tuple[EvaluatorKind, ...], int, int]] = {
     "ticTacToe": (("c", "interpreter"), 9, 300),
@@ -68,6 +70,7 @@ PICK_GAME = """
 
 def self_play(machine: CircuitStateMachine, options: dict[str, Any], plies: int, iterations: int) -> dict[str, Any]:
     """Moves of ``plies`` joint moves of seeded MCTS self-play, and the first player's root visits."""
+    options = {"decisive": 0, **options}
     players = [MctsPlayer(seed=11 + i, budget=Budget(iterations=iterations), **options) for i in range(len(machine.roles))]
     for role, player in zip(machine.roles, players):
         player.start(machine, role, Budget())
