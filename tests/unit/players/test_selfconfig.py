@@ -169,3 +169,24 @@ def test_a_measurement_that_fails_gives_the_defaults_never_a_refusal(caplog: pyt
     player.start(machine, tripping._machine.roles[0], Budget.for_seconds(5))
     assert player.decisive == DEFAULT_DECISIVE
     assert "the measurement failed (a query failed)" in caplog.text
+
+
+def test_the_docs_table_of_the_choices_is_printed_from_the_committed_profiles() -> None:
+    import importlib.util
+    import json
+
+    root = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("selfconfig_choices", root / "benchmarks" / "selfconfig_choices.py")
+    assert spec is not None and spec.loader is not None
+    choices = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(choices)
+    data = root / "benchmarks" / "data" / "selfconfig_choices.jsonl"
+    rows = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
+    assert [row["game"] for row in rows] == list(choices.GAMES)
+    for row in rows:  # each committed choice is the pure function of its committed profile
+        if "decisions" in row:
+            measured = GameProfile(1 if row["puzzle"] else 2, False, row["decisions"],
+                                   round(row["win_share"] * row["decisions"]), round(row["fit_share"] * row["decisions"]),
+                                   0, row["decisions"], row["branching"], row["seconds"], True)
+            assert choose_settings(measured).decisive == row["decisive"]
+    assert choices.table(rows) in (root / "docs" / "strength.md").read_text(encoding="utf-8")
