@@ -14,7 +14,9 @@ and 95% interval from ``summary.json``. For tic-tac-toe it also enumerates all 2
 exact expectation of each metric under uniformly random play: a reference that needs no sampling and
 no Ludii, against which both Ludii's and our sampled figures can be read.
 
-``LUDII`` holds the Ludii portal figures found, with their URLs; see the docs for what was searched.
+Ludii's own figures come from ``benchmarks/data/ludii_published.json`` (:func:`published`): extracted from
+Ludii's repository (``Mining/res/concepts/input/ToMerge/RulesetConcepts<Game>.csv``, concept ids resolved by
+``Core/src/other/concept/Concept.java``; the file names both commits).
 """
 
 from __future__ import annotations
@@ -44,10 +46,19 @@ GAMES = {"ticTacToe": 2000, "connectFour": 50, "breakthrough": 25}
 """Game in kif/ -> matches per pairing and seat (one pairing, random against random, in both seats: 2x as
 many plays)."""
 
-LUDII: dict[str, dict[str, Any]] = {}
-"""Ludii portal figures per game: {"url": ..., "playouts": "Random", "values": {metric: value}}. None of
-the concept pages of our games (Tic-Tac-Toe: Ludii id 100, Breakthrough: id 73, Connect Four) is in the
-stored copy of the portal we could search; the section in docs/evaluation.md lists the queries."""
+PUBLISHED = ROOT / "benchmarks" / "data" / "ludii_published.json"
+"""Ludii's own figures for our games, extracted from its repository's RulesetConcepts CSVs (the file names
+the source paths and commits)."""
+
+
+def published(path: Path = PUBLISHED) -> dict[str, dict[str, float | None]]:
+    """Ludii's figures per game and metric name, from the committed extract (``None``: not computed)."""
+    data = json.loads(path.read_text())
+    names = {str(number): name for name, number in data["concepts"]["ids"].items()}
+    skipped = set(data["not_computed"])
+    return {game: {names[number]: None if names[number] in skipped else float(value)
+                   for number, value in values.items()}
+            for game, values in data["raw"].items()}
 
 
 def ours(game: str, matches: int, seed: int) -> dict[str, Any]:
@@ -109,13 +120,15 @@ TABLE = ("AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts", "Dur
 """The rows of the table in docs/evaluation.md."""
 
 
-def table(data: dict[str, Any]) -> str:
-    """The markdown table of docs/evaluation.md: per metric Ludii's figure ("n/f": not found), the exact
-    tic-tac-toe value, and ours with its 95% interval, for tic-tac-toe, connect four and breakthrough."""
+def table(data: dict[str, Any], ludii_figures: dict[str, dict[str, float | None]] | None = None) -> str:
+    """The markdown table of docs/evaluation.md: per metric Ludii's figure (:func:`published`; "-" where its
+    file has none), the exact tic-tac-toe value, and ours with its 95% interval, for tic-tac-toe, connect
+    four and breakthrough."""
+    figures = published() if ludii_figures is None else ludii_figures
 
     def ludii(game: str, metric: str) -> str:
-        value = data["ludii"].get(game, {}).get("values", {}).get(metric)
-        return "n/f" if value is None else f"{value:g}"
+        value = figures.get(game, {}).get(metric)
+        return "-" if value is None else f"{value:g}"
 
     def ours(game: str, metric: str) -> str:
         found = data["ours"][game]["metrics"][metric]
@@ -130,6 +143,46 @@ def table(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+Z95 = 1.96
+PROPORTIONS = frozenset({"AdvantageP1", "Completion", "Drawishness", "Timeouts"})
+"""Metrics that are a share of plays (a 0/1 value per play)."""
+
+
+def differences(data: dict[str, Any], ludii_figures: dict[str, dict[str, float | None]] | None = None) -> str:
+    """The markdown table of docs/evaluation.md that sets each Ludii figure against ours: the difference and
+    the largest number of Ludii trials for which sampling alone explains it (the difference within two
+    standard errors of both samples; our per-play standard deviation is read back from our 95% bootstrap
+    interval, sd = width / (2 * 1.96) * sqrt(plays), or for a share of plays p the binomial sqrt(p (1 - p)) at
+    the mean of both figures, and Ludii's two-decimal rounding, 0.005, is taken off
+    the difference first). "any" means sampling explains it at every trial count; "-" where we have no
+    interval (a metric over all plays)."""
+    figures = published() if ludii_figures is None else ludii_figures
+    lines = ["| game | metric | Ludii | ours | difference | explained by sampling up to N Ludii trials |",
+             "|---|---|---|---|---|---|"]
+    for game in GAMES:
+        for metric in TABLE:
+            value = figures.get(game, {}).get(metric)
+            if value is None:
+                continue
+            found = data["ours"][game]["metrics"][metric]
+            difference = abs(value - found["value"])
+            interval = found.get("interval")
+            if interval is None:
+                trials = "-"
+            else:
+                if metric in PROPORTIONS:  # a share of plays: the binomial deviation (ours is 0 when no play differed)
+                    share = (value + found["value"]) / 2
+                    sd = math.sqrt(share * (1 - share))
+                else:
+                    sd = (interval[1] - interval[0]) / (2 * Z95) * math.sqrt(found["plays"])
+                se_ours = sd / math.sqrt(found["plays"])
+                room = (max(0.0, difference - 0.005) / 2) ** 2 - se_ours ** 2
+                most = math.floor(sd * sd / room) if room > 0 else None
+                trials = "any" if most is None else "none" if most < 1 else f"{most:,}"
+            lines.append(f"| {game} | {metric} | {value:g} | {found['value']:.3f} | {difference:.3f} | {trials} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "data" / "ludii_compare.json")
@@ -137,12 +190,13 @@ def main() -> None:
     parser.add_argument("--table", action="store_true", help="only print the table of the data in --out")
     args = parser.parse_args()
     if args.table:
-        print(table(json.loads(args.out.read_text())))
+        data = json.loads(args.out.read_text())
+        print(table(data) + "\n\n" + differences(data))
         return
-    data = {"ludii": LUDII, "exact": {"ticTacToe": exact_tictactoe()},
+    data = {"exact": {"ticTacToe": exact_tictactoe()},
             "ours": {game: ours(game, matches, args.seed) for game, matches in GAMES.items()}}
     args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(table(data))
+    print(table(data) + "\n\n" + differences(data))
 
 
 if __name__ == "__main__":
