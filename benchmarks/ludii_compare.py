@@ -69,7 +69,7 @@ def ours(game: str, matches: int, seed: int) -> dict[str, Any]:
         subprocess.run(command, check=True, cwd=ROOT, capture_output=True)
         summary = json.loads((Path(out) / "summary.json").read_text())
     (entry,) = summary["games"]
-    return {"command": "python " + shlex.join(command[1:-2]), "plays": entry["matches"], "metrics": entry["ludii"]}
+    return {"command": "python " + shlex.join(command[1:-2]), "plays": entry["matches"], "metrics": entry["metrics"]}
 
 
 def exact_tictactoe() -> dict[str, float]:
@@ -104,7 +104,8 @@ def exact_tictactoe() -> dict[str, float]:
 
     walk([""] * 9, "x", 1.0, [])
     length = totals["length"]
-    return {"AdvantageP1": totals["x"], "Completion": totals["x"] + totals["o"], "Drawishness": totals["draw"],
+    return {"AdvantageP1": totals["x"] + totals["draw"] / 2, "AdvantageP1WinsOnly": totals["x"],
+            "Completion": totals["x"] + totals["o"], "Drawishness": totals["draw"],
             "Balance": 1 - abs(totals["x"] - totals["o"]), "Timeouts": 0.0,
             "DurationMoves": length, "DurationTurns": length,
             "DurationTurnsStdDev": math.sqrt(totals["length2"] - length * length),
@@ -114,10 +115,30 @@ def exact_tictactoe() -> dict[str, float]:
             "DurationTurnsNotTimeouts": length}
 
 
-TABLE = ("AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts", "DurationMoves", "DurationTurns",
-         "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DecisionMoves", "BoardCoverageDefault",
+TABLE = ("AdvantageP1", "AdvantageP1WinsOnly", "Balance", "Completion", "Drawishness", "Timeouts", "DurationMoves",
+         "DurationTurns", "DurationTurnsStdDev", "DurationTurnsNotTimeouts", "DecisionMoves", "BoardCoverageDefault",
          "BoardSitesOccupiedAverage", "BranchingFactorAverage", "DecisionFactorAverage", "PieceNumberAverage")
-"""The rows of the table in docs/evaluation.md."""
+"""The rows of the table in docs/evaluation.md. ``AdvantageP1WinsOnly`` is Ludii's AdvantageP1 (wins only):
+ours counts a draw as half a win (the metrics specification), so Ludii's figure is set against ours less
+half the share of plays without a winner, AdvantageP1 - (1 - Completion) / 2 (two roles)."""
+
+LABELS = {"AdvantageP1": "AdvantageP1 (a draw counts 1/2)",
+          "AdvantageP1WinsOnly": "AdvantageP1, wins only (Ludii's; ours: AdvantageP1 - (1 - Completion)/2)"}
+
+
+def ours_figure(data: dict[str, Any], game: str, metric: str) -> dict[str, Any]:
+    """Our figure of ``metric`` for ``game``: {"value", "interval"?, "plays"} (the wins-only AdvantageP1 is
+    derived, without an interval)."""
+    found = data["ours"][game]["metrics"]
+    if metric != "AdvantageP1WinsOnly":
+        return dict(found[metric])
+    advantage, completion = found["AdvantageP1"], found["Completion"]
+    return {"value": advantage["value"] - (1 - completion["value"]) / 2, "plays": advantage["plays"]}
+
+
+def ludii_name(metric: str) -> str | None:
+    """The Ludii concept a row sets ours against (``None``: Ludii has no figure of that definition)."""
+    return {"AdvantageP1": None, "AdvantageP1WinsOnly": "AdvantageP1"}.get(metric, metric)
 
 
 def table(data: dict[str, Any], ludii_figures: dict[str, dict[str, float | None]] | None = None) -> str:
@@ -127,19 +148,21 @@ def table(data: dict[str, Any], ludii_figures: dict[str, dict[str, float | None]
     figures = published() if ludii_figures is None else ludii_figures
 
     def ludii(game: str, metric: str) -> str:
-        value = figures.get(game, {}).get(metric)
+        name = ludii_name(metric)
+        value = None if name is None else figures.get(game, {}).get(name)
         return "-" if value is None else f"{value:g}"
 
     def ours(game: str, metric: str) -> str:
-        found = data["ours"][game]["metrics"][metric]
+        found = ours_figure(data, game, metric)
         interval = found.get("interval")
         return f"{found['value']:.3f}" + (f" [{interval[0]:.3f}, {interval[1]:.3f}]" if interval else "")
 
     exact = data["exact"]["ticTacToe"]
     lines = ["| metric | tic-tac-toe: Ludii | exact | ours | connect four: Ludii | ours | breakthrough: Ludii | ours |",
              "|---|---|---|---|---|---|---|---|"]
-    lines += [f"| {m} | {ludii('ticTacToe', m)} | {exact[m]:.3f} | {ours('ticTacToe', m)} | {ludii('connectFour', m)} "
-              f"| {ours('connectFour', m)} | {ludii('breakthrough', m)} | {ours('breakthrough', m)} |" for m in TABLE]
+    lines += [f"| {LABELS.get(m, m)} | {ludii('ticTacToe', m)} | {exact[m]:.3f} | {ours('ticTacToe', m)} "
+              f"| {ludii('connectFour', m)} | {ours('connectFour', m)} | {ludii('breakthrough', m)} "
+              f"| {ours('breakthrough', m)} |" for m in TABLE]
     return "\n".join(lines)
 
 
@@ -161,25 +184,27 @@ def differences(data: dict[str, Any], ludii_figures: dict[str, dict[str, float |
              "|---|---|---|---|---|---|"]
     for game in GAMES:
         for metric in TABLE:
-            value = figures.get(game, {}).get(metric)
-            if value is None:
+            name = ludii_name(metric)
+            value = None if name is None else figures.get(game, {}).get(name)
+            if value is None or name is None:
                 continue
-            found = data["ours"][game]["metrics"][metric]
+            found = ours_figure(data, game, metric)
             difference = abs(value - found["value"])
             interval = found.get("interval")
-            if interval is None:
+            if interval is None and name not in PROPORTIONS:
                 trials = "-"
             else:
-                if metric in PROPORTIONS:  # a share of plays: the binomial deviation (ours is 0 when no play differed)
+                if name in PROPORTIONS:  # a share of plays: the binomial deviation (ours is 0 when no play differed)
                     share = (value + found["value"]) / 2
                     sd = math.sqrt(share * (1 - share))
                 else:
+                    assert interval is not None
                     sd = (interval[1] - interval[0]) / (2 * Z95) * math.sqrt(found["plays"])
                 se_ours = sd / math.sqrt(found["plays"])
                 room = (max(0.0, difference - 0.005) / 2) ** 2 - se_ours ** 2
                 most = math.floor(sd * sd / room) if room > 0 else None
                 trials = "any" if most is None else "none" if most < 1 else f"{most:,}"
-            lines.append(f"| {game} | {metric} | {value:g} | {found['value']:.3f} | {difference:.3f} | {trials} |")
+            lines.append(f"| {game} | {name} | {value:g} | {found['value']:.3f} | {difference:.3f} | {trials} |")
     return "\n".join(lines)
 
 
