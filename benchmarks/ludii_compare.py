@@ -42,7 +42,8 @@ BoardCoverageDefault, AdvantageP1, Balance, Completion, Drawishness, Timeouts, B
 BranchingFactorAverage, DecisionFactorAverage; the SkillTrace ones are not implemented here), with
 DurationMoves beside DurationTurns; a family name gives all eleven of its aggregates."""
 
-GAMES = {"ticTacToe": 2000, "connectFour": 50, "breakthrough": 25}
+GAMES = {"ticTacToe": 2000, "connectFour": 50, "breakthrough": 25, "rockPaperScissors": 500, "chess": 50,
+         "shatranj": 50, "los_alamos": 50}
 """Game in kif/ -> matches per pairing and seat (one pairing, random against random, in both seats: 2x as
 many plays)."""
 
@@ -61,10 +62,18 @@ def published(path: Path = PUBLISHED) -> dict[str, dict[str, float | None]]:
             for game, values in data["raw"].items()}
 
 
+SOURCES = {"chess": "games/chess.sbg", "shatranj": "games/shatranj.sbg", "los_alamos": "games/los_alamos.sbg"}
+"""The games that are not in kif/: their SBG files (the evaluation's game name is the file's stem)."""
+
+MORE = ("rockPaperScissors", "chess", "shatranj", "los_alamos")
+"""The shared games beyond the first table's three: Ludii against ours only (no exact reference)."""
+
+
 def ours(game: str, matches: int, seed: int) -> dict[str, Any]:
     """Our figures for ``game`` with random players: {metric: {"value", "interval"?, "plays"}}."""
     with tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "ggp", "evaluate", game, "--players", "random;random", "--metrics",
+        command = [sys.executable, "-m", "ggp", "evaluate", SOURCES.get(game, game), "--players", "random;random",
+                   "--metrics",
                    ",".join(METRICS), "--matches", str(matches), "--seed", str(seed), "--out", out]
         subprocess.run(command, check=True, cwd=ROOT, capture_output=True)
         summary = json.loads((Path(out) / "summary.json").read_text())
@@ -166,6 +175,28 @@ def table(data: dict[str, Any], ludii_figures: dict[str, dict[str, float | None]
     return "\n".join(lines)
 
 
+def more_table(data: dict[str, Any], ludii_figures: dict[str, dict[str, float | None]] | None = None) -> str:
+    """The second markdown table of docs/evaluation.md: Ludii's figure and ours (95% interval) for the
+    shared games of :data:`MORE`, the metrics Ludii's files give."""
+    figures = published() if ludii_figures is None else ludii_figures
+    rows = [m for m in TABLE if (name := ludii_name(m)) is not None
+            and any(figures.get(game, {}).get(name) is not None for game in MORE)]
+    lines = ["| metric | " + " | ".join(f"{game}: Ludii | ours" for game in MORE) + " |",
+             "|---|" + "---|---|" * len(MORE)]
+    for metric in rows:
+        cells = []
+        for game in MORE:
+            name = ludii_name(metric)
+            value = None if name is None else figures.get(game, {}).get(name)
+            found = data["ours"][game]["metrics"].get(metric) if metric != "AdvantageP1WinsOnly" else None
+            mine = ours_figure(data, game, metric) if found is not None or metric == "AdvantageP1WinsOnly" else None
+            shown = "n/a" if mine is None or mine.get("value") is None else f"{mine['value']:.3f}" + (
+                f" [{mine['interval'][0]:.3f}, {mine['interval'][1]:.3f}]" if mine.get("interval") else "")
+            cells += ["-" if value is None else f"{value:g}", shown]
+        lines.append(f"| {LABELS.get(metric, metric)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 Z95 = 1.96
 PROPORTIONS = frozenset({"AdvantageP1", "Completion", "Drawishness", "Timeouts"})
 """Metrics that are a share of plays (a 0/1 value per play)."""
@@ -189,6 +220,8 @@ def differences(data: dict[str, Any], ludii_figures: dict[str, dict[str, float |
             if value is None or name is None:
                 continue
             found = ours_figure(data, game, metric)
+            if found.get("value") is None:
+                continue  # n/a for our game (no board): nothing to set against
             difference = abs(value - found["value"])
             interval = found.get("interval")
             if interval is None and name not in PROPORTIONS:
@@ -216,12 +249,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.table:
         data = json.loads(args.out.read_text())
-        print(table(data) + "\n\n" + differences(data))
+        print(table(data) + "\n\n" + more_table(data) + "\n\n" + differences(data))
         return
     data = {"exact": {"ticTacToe": exact_tictactoe()},
             "ours": {game: ours(game, matches, args.seed) for game, matches in GAMES.items()}}
     args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    print(table(data) + "\n\n" + differences(data))
+    print(table(data) + "\n\n" + more_table(data) + "\n\n" + differences(data))
 
 
 if __name__ == "__main__":
