@@ -22,7 +22,7 @@ def register(subcommands: Any) -> None:
         help="evaluate games by self-play: criteria, RAPP fitness, HTML report",
         description=(
             "Play a round robin of player configurations on each game (seat rotation, fixed seeds, "
-            "iteration budgets) and report the Ludi/Ludii criteria and the RAPP fitness. Results are "
+            "iteration budgets) and report the metrics (Ludii's and the Ludi criteria) and the RAPP fitness. Results are "
             "appended to OUT/results.jsonl as they finish, so a rerun resumes an interrupted evaluation."
         ),
     )
@@ -48,9 +48,9 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--step-cap", type=positive_int, default=1000, help="end a match as a draw after this many steps")
     parser.add_argument("--metrics", default="all",
-                        help="what to report: all (the default: RAPP fitness, the classic criteria and Ludii's "
-                        "metrics), ludii, rapp, or a comma-separated list of rapp and Ludii metric, family or "
-                        "group names (docs/evaluation.md)")
+                        help="what to report beside the Ludi criteria (always measured): all (the default: RAPP "
+                        "fitness and every metric), ludii (Ludii's metrics), rapp, or a comma-separated list of rapp, "
+                        "metric names or aliases, Ludii family or group names (docs/evaluation.md)")
     parser.add_argument("--estimate-playouts", type=non_negative_int, default=None,
                         help="random playouts per state for the state-evaluation metrics (lead change, drama, "
                         f"decisiveness...; 0 = off; default {DEFAULT_ESTIMATE_PLAYOUTS} when the chosen metrics "
@@ -91,7 +91,7 @@ DEFAULT_MOVE_PLAYOUTS = 1
 
 HEADLINE = ("Balance", "Completion", "Drawishness", "DurationTurns", "DecisionMoves", "LeadChange", "DramaAverage",
             "BoardCoverageDefault")
-"""The Ludii metrics printed on the terminal (every one is in summary.json and the report)."""
+"""The metrics printed on the terminal (every one is in summary.json and the report)."""
 
 AUTO_ROUND = 4
 """Matches per pairing and seat that each round of ``--matches auto`` adds."""
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
         reason = check_playable(game, machines, step_cap=args.step_cap, seed=args.seed, players=specs,
                                 player_factory=make_player)
         if reason:
-            reports[game.key] = unplayable_report(game.key, specs, reason, chosen.ludii)
+            reports[game.key] = unplayable_report(game.key, specs, reason, chosen.metrics)
         else:
             playable.append(game)
             roles[game.key] = len(machine_for(game, machines).roles)
@@ -218,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
             job for game in round_games for job in round_robin(
                 game, specs, matches_per_seat=per_seat, seed=round_seed, roles=roles[game.key],
                 step_cap=args.step_cap, estimate_playouts=estimate, move_playouts=move_playouts,
-                observe=bool(chosen.ludii),
+                observe=bool(chosen.metrics),
             )
         ]
 
@@ -288,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
             preferred = max(60, (game.turn_limit or 120) // 2)
             reports[game.key] = report_game(game.key, by_game.get(game.key, []), specs,
                                             model if chosen.rapp else None, preferred_length=preferred,
-                                            roles=roles[game.key], ludii=chosen.ludii, seed=args.seed)
+                                            roles=roles[game.key], metrics=chosen.metrics, seed=args.seed)
     if not chosen.rapp:  # the fitness was not asked for: say so instead of "no RAPP model given"
         for key, report in reports.items():
             if report.fitness.playable and report.roles == 2:
@@ -313,8 +313,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {fallback_note(row)}")
         for report in ordered:
             headline = [f"{name} {measured.value:.3f}" for name in HEADLINE
-                        if (measured := report.ludii.get(name)) is not None and measured.value is not None]
+                        if (measured := report.metrics.get(name)) is not None and measured.value is not None]
             if headline:
-                print(f"  {report.game}: " + ", ".join(headline) + f" ({len(report.ludii)} Ludii metrics in summary.json)")
+                print(f"  {report.game}: " + ", ".join(headline) + f" ({len(report.metrics)} metrics in summary.json)")
         print(f"report: {page}")
     return 0

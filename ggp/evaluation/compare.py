@@ -12,13 +12,19 @@ never a zero. The metrics shown are the single metrics and each family's average
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ggp.evaluation.ludii.catalogue import SINGLE_METRICS
+from ggp.evaluation.ludii.catalogue import LUDI_METRICS, SINGLE_METRICS
 from ggp.evaluation.ludii.families import FAMILIES
 
-COMPARED = tuple(m.name for m in SINGLE_METRICS) + tuple(f"{family}Average" for family in FAMILIES)
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+COMPARED = (tuple(m.name for m in (*SINGLE_METRICS, *LUDI_METRICS))
+            + tuple(f"{family}Average" for family in FAMILIES))
 """The metrics the comparison shows, in catalogue order."""
 
 
@@ -45,6 +51,22 @@ def write_comparison(values: Mapping[str, Mapping[str, float | None]], out: Path
     metrics = shown_metrics(values)
     if len(values) < 2 or not metrics:
         return []
+    import matplotlib.pyplot as plt
+
+    games = list(values)
+    rows = normalise(values, metrics)
+    figure = heatmap_figure(values, metrics, rows)
+    figure.savefig(out / "compare-heatmap.png", dpi=90, bbox_inches="tight")
+    plt.close(figure)
+    figure = parallel_figure(games, metrics, rows)
+    figure.savefig(out / "compare-parallel.png", dpi=90, bbox_inches="tight")
+    plt.close(figure)
+    return ["compare-heatmap.png", "compare-parallel.png"]
+
+
+def heatmap_figure(values: Mapping[str, Mapping[str, float | None]], metrics: Sequence[str],
+                   rows: Mapping[str, Sequence[float | None]]) -> Figure:
+    """Games x metrics, each cell the normalised value (grey "n/a" where the game has none)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -52,7 +74,6 @@ def write_comparison(values: Mapping[str, Mapping[str, float | None]], out: Path
     import numpy as np
 
     games = list(values)
-    rows = normalise(values, metrics)
     grid = np.array([[np.nan if v is None else v for v in rows[g]] for g in games], dtype=float)
     figure, axis = plt.subplots(figsize=(max(8, 0.32 * len(metrics)), 1.2 + 0.45 * len(games)))
     colours = matplotlib.colormaps["viridis"].with_extremes(bad="#dddddd")
@@ -63,12 +84,22 @@ def write_comparison(values: Mapping[str, Mapping[str, float | None]], out: Path
                 axis.text(j, i, "n/a", ha="center", va="center", fontsize=5, color="#555555")
     axis.set_xticks(range(len(metrics)), metrics, rotation=90, fontsize=6)
     axis.set_yticks(range(len(games)), games, fontsize=7)
-    axis.set_title("Ludii metrics, normalised per metric over these games (grey: n/a)", fontsize=9)
+    axis.set_title("metrics, normalised per metric over these games (grey: n/a)", fontsize=9)
     figure.colorbar(image, ax=axis, fraction=0.02)
     figure.tight_layout()
-    figure.savefig(out / "compare-heatmap.png", dpi=90)
-    plt.close(figure)
-    figure, axis = plt.subplots(figsize=(max(8, 0.32 * len(metrics)), 4.2))
+    return figure
+
+
+def parallel_figure(games: Sequence[str], metrics: Sequence[str], rows: Mapping[str, Sequence[float | None]]) -> Figure:
+    """One line per game over the normalised metrics; the legend to the right of the plotting area, outside
+    it, so it hides neither the lines nor the right-hand axes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    figure, axis = plt.subplots(figsize=(max(8, 0.32 * len(metrics)) + 2.0, 4.2))
     for game in games:
         axis.plot(range(len(metrics)), [np.nan if v is None else v for v in rows[game]], marker="o", markersize=3,
                   linewidth=1, label=game)
@@ -76,9 +107,8 @@ def write_comparison(values: Mapping[str, Mapping[str, float | None]], out: Path
     axis.set_ylim(-0.05, 1.05)
     axis.set_ylabel("normalised value")
     axis.grid(axis="x", linewidth=0.3)
-    axis.legend(fontsize=7)
+    axis.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                ncol=max(1, math.ceil(len(games) / 14)), frameon=False)
     axis.set_title("parallel coordinates (a gap: n/a for that game)", fontsize=9)
     figure.tight_layout()
-    figure.savefig(out / "compare-parallel.png", dpi=90)
-    plt.close(figure)
-    return ["compare-heatmap.png", "compare-parallel.png"]
+    return figure

@@ -2,7 +2,8 @@
 
 The flow for ``ggp evaluate``: check that each game can be played at all (:func:`check_playable`);
 play a round robin of the player ladder with seat rotation (:mod:`ggp.evaluation.selfplay`); turn the
-results into the performance matrix, the Ludi/Ludii criteria and, given a RAPP model, the fitness.
+results into the performance matrix, the metrics of the catalogue (:mod:`ggp.evaluation.ludii.catalogue`: Ludii's
+metrics and the Ludi criteria, each once) and, given a RAPP model, the fitness.
 A RAPP model (the mean matrix of the model games and the chosen algorithms) is built from the example
 games with :func:`build_model` and stored as JSON.
 """
@@ -21,8 +22,7 @@ import numpy as np
 
 from ggp.errors import GgpError
 from ggp.evaluation import rapp
-from ggp.evaluation.ludii.catalogue import Measured, measure
-from ggp.evaluation.metrics import all_metrics
+from ggp.evaluation.ludii.catalogue import CORE, METRICS, Measured, measure, resolve
 from ggp.evaluation.selfplay import GameSource, MachineFactory, MatchResult, PlayerFactory, machine_for
 from ggp.gdl.parser import parse_kif
 from ggp.match.local import players_problem
@@ -203,7 +203,6 @@ class GameReport:
     algorithms: tuple[str, ...]
     matches: int
     failed: int
-    criteria: Mapping[str, float | None]
     matrix: tuple[tuple[float | None, ...], ...]
     lengths: tuple[int, ...]
     fitness: rapp.RappResult
@@ -212,8 +211,9 @@ class GameReport:
     fallbacks: Mapping[str, int] = field(default_factory=dict)
     """Per player spec, the moves the match loop played for it (it raised, or chose an illegal move): its
     results then count moves it did not choose, which the summary and the report say."""
-    ludii: Mapping[str, Measured] = field(default_factory=dict)
-    """Ludii's metrics by name (:mod:`ggp.evaluation.ludii.catalogue`), the ones asked for."""
+    metrics: Mapping[str, Measured] = field(default_factory=dict)
+    """The catalogue's metrics by name (:mod:`ggp.evaluation.ludii.catalogue`): the Ludi criteria
+    (:data:`~ggp.evaluation.ludii.catalogue.CORE`) and the ones asked for, in catalogue order."""
     roles: int = 2
     intrinsic: Mapping[str, float | None] = field(default_factory=dict)
     """Browne's intrinsic criteria, from the rules alone (:mod:`ggp.evaluation.intrinsic`)."""
@@ -226,7 +226,6 @@ class GameReport:
             "matches": self.matches,
             "failed": self.failed,
             "fallbacks": dict(self.fallbacks),
-            "criteria": dict(self.criteria),
             "win_matrix": [list(row) for row in self.matrix],
             "lengths": list(self.lengths),
             "rapp": {
@@ -242,7 +241,7 @@ class GameReport:
             "errors": list(self.errors),
             "roles": self.roles,
             "intrinsic": dict(self.intrinsic),
-            "ludii": {name: found.to_json() for name, found in self.ludii.items()},
+            "metrics": {name: found.to_json() for name, found in self.metrics.items()},
         })
         return data
 
@@ -265,12 +264,13 @@ def report_game(
     *,
     preferred_length: int = 60,
     roles: int = 2,
-    ludii: Sequence[str] = (),
+    metrics: Sequence[str] = (),
     seed: int = 0,
 ) -> GameReport:
-    """Criteria, the win matrix, (with a model) the RAPP fitness and the ``ludii`` metrics named (see
-    :mod:`ggp.evaluation.ludii.catalogue`) of one game from its results. RAPP compares two players, so
-    for a game of another number of ``roles`` its fitness is n/a with that reason."""
+    """The win matrix, (with a model) the RAPP fitness and the metrics (the Ludi criteria and the ones named,
+    see :mod:`ggp.evaluation.ludii.catalogue`) of one game from its results. RAPP compares two players, so
+    for a game of another number of ``roles`` its fitness is n/a with that reason. ``preferred_length`` is
+    Ludi's preferred length in moves (``LudiDuration``)."""
     good = [r for r in results if not r.error]
     errors = tuple(sorted({r.error for r in results if r.error}))
     plays = plays_of(good)
@@ -291,14 +291,13 @@ def report_game(
         tuple(algorithms),
         len(results),
         len(results) - len(good),
-        all_metrics([r.to_record() for r in good], preferred_length=preferred_length),
         shown,
         tuple(r.length for r in good),
         fitness,
         None,
         errors,
         fallbacks_by_player(good),
-        _ludii(good, ludii, seed),
+        measure([r.to_trace() for r in good], wanted(metrics), seed=seed, preferred_length=preferred_length),
         roles,
     )
 
@@ -313,20 +312,16 @@ def fallbacks_by_player(results: Sequence[MatchResult]) -> dict[str, int]:
     return counts
 
 
-def _ludii(results: Sequence[MatchResult], names: Sequence[str], seed: int) -> dict[str, Measured]:
-    """The Ludii metrics named, on the results; all n/a when some match was recorded without observations
-    (an earlier run's matches resumed from results.jsonl with ``--metrics rapp``)."""
-    if not names:
-        return {}
-    if any(r.observed is None for r in results):
-        reason = "some matches were recorded without Ludii's observations (--metrics rapp); use a fresh --out"
-        return {name: Measured(None, reason) for name in names}
-    return measure([r.to_trace() for r in results], names, seed=seed)
+def wanted(names: Sequence[str]) -> list[str]:
+    """The metrics an evaluation measures: the Ludi criteria and ``names`` (published names or aliases), each
+    once under its catalogue name, in catalogue order."""
+    chosen = {*CORE, *(resolve(name) for name in names)}
+    return [name for name in METRICS if name in chosen]
 
 
-def unplayable_report(game: str, algorithms: Sequence[str], reason: str, ludii: Sequence[str] = ()) -> GameReport:
-    """The report of a game that could not be played at all: fitness -1 and the reason (every Ludii
-    metric asked for is n/a with it)."""
+def unplayable_report(game: str, algorithms: Sequence[str], reason: str, metrics: Sequence[str] = ()) -> GameReport:
+    """The report of a game that could not be played at all: fitness -1 and the reason (every metric it
+    would have measured is n/a with it)."""
     empty = tuple(tuple(None for _ in algorithms) for _ in algorithms)
-    return GameReport(game, tuple(algorithms), 0, 0, {}, empty, (), rapp.unplayable(reason), reason,
-                      ludii={name: Measured(None, f"unplayable: {reason}") for name in ludii})
+    return GameReport(game, tuple(algorithms), 0, 0, empty, (), rapp.unplayable(reason), reason,
+                      metrics={name: Measured(None, f"unplayable: {reason}") for name in wanted(metrics)})

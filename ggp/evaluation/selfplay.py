@@ -26,7 +26,7 @@ import random
 import signal
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
@@ -37,7 +37,6 @@ from typing import Any
 
 from ggp.errors import GgpError
 from ggp.evaluation.ludii.trace import BoardSpec, Observations, PlayTrace, observe, playout_estimator
-from ggp.evaluation.metrics import PlayRecord
 from ggp.match.local import Transcript, play_local
 from ggp.match.rules import DEFAULT_STEP_CAP, EndReason, MatchRules
 from ggp.player import Player
@@ -82,7 +81,8 @@ class MatchJob:
     move_playouts: int = 0
     """When > 0, every legal move of the mover is evaluated by this many random playouts (Ludii's clarity)."""
     observe: bool = True
-    """Record what Ludii's metrics read (a goal query per state: skipped when no Ludii metric is wanted)."""
+    """Record everything the metrics read (a goal query per state: skipped when no metric beyond the legal-move
+    counts is wanted; those are always recorded)."""
 
     @property
     def job_id(self) -> str:
@@ -104,7 +104,8 @@ class MatchResult:
     branching: tuple[int, ...] = ()
     evaluations: tuple[tuple[float, ...], ...] | None = None
     observed: Observations | None = None
-    """What Ludii's metrics read of the play (:mod:`ggp.evaluation.ludii.trace`)."""
+    """What the metrics read of the play (:mod:`ggp.evaluation.ludii.trace`); ``None`` only in result lines
+    written before every match kept its legal-move counts."""
     moves: tuple[tuple[str, ...], ...] = ()
     fallbacks: int = 0
     """Moves replaced by the match's fallback because a player raised or chose an illegal move."""
@@ -114,21 +115,14 @@ class MatchResult:
     """Wall-clock time of the match; left out of comparisons (it is the one part that never repeats)."""
     error: str | None = None
 
-    def to_record(self) -> PlayRecord:
-        return PlayRecord(
-            goals=self.goals,
-            length=self.length,
-            end_reason="error" if self.error else self.end_reason,
-            first_mover=self.first_mover,
-            branching=self.branching,
-            evaluations=self.evaluations,
-            players=self.players,
-        )
-
     def to_trace(self) -> PlayTrace:
-        """The play as Ludii's metrics read it (no observations: an empty record, so they say n/a)."""
-        return PlayTrace(self.goals, "error" if self.error else self.end_reason, self.first_mover,
-                         self.observed or Observations(), self.evaluations)
+        """The play as every metric reads it. A result line without observations (written before every match
+        kept its legal-move counts) stands in each step's branching for its counts (``recorded="branching"``),
+        so the metrics that need more say n/a."""
+        observed = self.observed or Observations(
+            legal=tuple((b,) + (1,) * (len(self.goals) - 1) for b in self.branching), recorded="branching")
+        return PlayTrace(self.goals, "error" if self.error else self.end_reason, self.first_mover, observed,
+                         self.evaluations)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -216,13 +210,13 @@ def play_match(job: MatchJob, player_factory: PlayerFactory, machine_factory: Ma
             estimates.append(_estimate(machine, final, job.estimate_playouts, rng)
                              if ending.reason == "terminal" or not estimates else estimates[-1])
             evaluations = tuple(estimates)
-        observed = None
+        legal = [tuple(len(moves) for moves in step.legal) for step in steps]
+        observed = Observations(tuple(legal), recorded="legal")
         if job.observe:
             final = steps[-1].after if steps else machine.initial_state()
             clarity = (playout_estimator(machine, job.move_playouts, random.Random(job.seed + 1))
                        if job.move_playouts else None)
-            observed = observe(machine, [step.before for step in steps] + [final],
-                               [tuple(len(moves) for moves in step.legal) for step in steps], job.game.board,
+            observed = observe(machine, [step.before for step in steps] + [final], legal, job.game.board,
                                clarity=clarity)
         reason: EndReason = ending.reason
         limit = job.game.turn_limit
@@ -490,11 +484,3 @@ def _run_on_ray(jobs: Sequence[MatchJob], makers: _Makers, address: str) -> Iter
                 yield ray.get(ref)
             except Exception as exc:
                 yield _failed(job, f"ray task failed: {exc}")
-
-
-def records_by_game(results: Iterable[MatchResult]) -> dict[str, list[PlayRecord]]:
-    """PlayRecords grouped by game key."""
-    grouped: dict[str, list[PlayRecord]] = {}
-    for result in results:
-        grouped.setdefault(result.game, []).append(result.to_record())
-    return grouped

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ggp.errors import GgpError, InputError
 from ggp.evaluation import evaluate
 from ggp.evaluation.evaluate import GameReport, RappModel, check_playable, report_game
-from ggp.evaluation.ludii.catalogue import METRICS
+from ggp.evaluation.ludii.catalogue import ALIASES, METRICS
 from ggp.evaluation.ludii.trace import BoardSpec
 from ggp.evaluation.rapp import RappResult, unplayable
 from ggp.evaluation.selfplay import GameSource, MachineFactory, round_robin, run_jobs
@@ -39,7 +39,8 @@ OBJECTIVE_ESTIMATE_PLAYOUTS = 8
 
 @dataclass(frozen=True, slots=True)
 class Objective:
-    """A weighted sum of metrics to maximise: ``rapp`` (the RAPP fitness) or any Ludii metric by name.
+    """A weighted sum of metrics to maximise: ``rapp`` (the RAPP fitness) or any catalogue metric by its name
+    or alias (kept under its catalogue name).
 
     >>> Objective.parse("DurationTurns:0.01,DramaAverage:2").terms
     (('DurationTurns', 0.01), ('DramaAverage', 2.0))
@@ -55,8 +56,9 @@ class Objective:
         terms = []
         for part in (p.strip() for p in text.split(",") if p.strip()):
             name, _, weight = part.partition(":")
+            name = ALIASES.get(name, name)
             if name != "rapp" and name not in METRICS:
-                raise InputError(f"unknown objective metric {name!r}: expected rapp or a Ludii metric name "
+                raise InputError(f"unknown objective metric {name!r}: expected rapp or a metric name or alias "
                                  "(docs/evaluation.md lists them)")
             try:
                 terms.append((name, float(weight) if weight else 1.0))
@@ -93,7 +95,7 @@ def _play(game: SbgGame, *, seed: int, model: RappModel, matches_per_seat: int, 
     jobs = round_robin(source, model.algorithms, matches_per_seat=matches_per_seat, seed=seed,
                        estimate_playouts=estimate, move_playouts=moves, observe=bool(ludii))
     results = run_jobs(jobs, make_player, machines, workers=workers, ray_address=ray_address)
-    return report_game(source.key, results, model.algorithms, model, ludii=ludii, seed=seed)
+    return report_game(source.key, results, model.algorithms, model, metrics=ludii, seed=seed)
 
 
 def objective_fitness(
@@ -125,7 +127,7 @@ def objective_fitness(
             return report.fitness
         values["rapp"] = report.fitness.fitness
     for name in objective.ludii:
-        found = report.ludii[name]
+        found = report.metrics[name]
         if found.value is None:
             return RappResult(0.0, reason=f"objective term {name} is n/a: {found.reason}")
         values[name] = found.value

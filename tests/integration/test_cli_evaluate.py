@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ggp.cli import main
+from ggp.evaluation.ludii.catalogue import CORE
 from tests.unit.evaluation.tiny_games import ENDLESS, MISSING_GOAL, NIM, NO_LEGAL_MOVE
 
 
@@ -163,18 +164,19 @@ def test_evaluate_reports_ludii_metrics_for_a_three_player_game(tmp_path: Path, 
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "RAPP compares two players; this game has 3 roles" in text
-    assert "  threePlayerTicTacToe: Balance " in text and "Ludii metrics in summary.json" in text
+    assert "  threePlayerTicTacToe: Balance " in text and "metrics in summary.json" in text
     games = {g["game"]: g for g in json.loads((out / "summary.json").read_text())["games"]}
     three = games["threePlayerTicTacToe"]
     assert three["roles"] == 3 and three["matches"] == 6  # two specs, every seat: 6 seatings
     assert three["intrinsic"]["BoardSites"] == 16 and three["intrinsic"]["Roles"] == 3
-    assert set(three["ludii"]) == {"AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts",
-                                   "OutcomeUniformity", "BoardCoverageDefault"} | {
+    assert set(three["metrics"]) == set(CORE) | {"AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts",
+                                                 "OutcomeUniformity", "BoardCoverageDefault"} | {
         f"Drama{a}" for a in ("Average", "Median", "Maximum", "Minimum", "Variance", "ChangeAverage", "ChangeSign",
                               "ChangeLineBestFit", "ChangeNumTimes", "MaxIncrease", "MaxDecrease")}
-    assert three["ludii"]["Completion"]["value"] is not None and "interval" in three["ludii"]["Completion"]
-    assert three["ludii"]["DramaAverage"]["value"] is not None
-    rps = games["rockPaperScissors"]["ludii"]
+    assert "criteria" not in three  # the Ludi criteria are catalogue metrics, each once
+    assert three["metrics"]["Completion"]["value"] is not None and "interval" in three["metrics"]["Completion"]
+    assert three["metrics"]["DramaAverage"]["value"] is not None
+    rps = games["rockPaperScissors"]["metrics"]
     assert rps["BoardCoverageDefault"] == {"value": None, "plays": 0, "reason": "the game has no board the rules show"}
     assert "at once" in rps["DramaAverage"]["reason"]
     page = (out / "report.html").read_text()

@@ -116,7 +116,7 @@ AGGREGATES: dict[str, Aggregate] = {
 # --- the families ------------------------------------------------------------------------------------
 
 
-def Drama(play: PlayTrace) -> list[float]:
+def drama(play: PlayTrace) -> list[float]:
     """Per state s_0..s_{L-1}: the highest evaluation of any role minus the top roles' (mean) evaluation."""
     top = top_players(play)
     values = []
@@ -126,59 +126,59 @@ def Drama(play: PlayTrace) -> list[float]:
     return values
 
 
-def MoveEvaluation(play: PlayTrace) -> list[float]:
+def move_evaluation(play: PlayTrace) -> list[float]:
     """Per move: the mover's (:meth:`PlayTrace.movers`) evaluation of the state the move led to."""
     return [play.value(t + 1, mover[0]) for t, mover in enumerate(play.movers()) if len(mover) == 1]
 
 
-def StateEvaluationDifference(play: PlayTrace) -> list[float]:
+def state_evaluation_difference(play: PlayTrace) -> list[float]:
     """Per state s_0..s_L: the largest difference between two roles' evaluations."""
     assert play.evaluations is not None
     return [max((abs(play.value(t, a) - play.value(t, b)) for a, b in combinations(range(play.roles), 2)), default=0.0)
             for t in range(len(play.evaluations))]
 
 
-def BoardSitesOccupied(play: PlayTrace) -> list[float]:
+def board_sites_occupied(play: PlayTrace) -> list[float]:
     """Per state s_0..s_L: the share of the board's sites holding a piece."""
     sites = play.observed.sites or 1
     return [count / sites for count in play.observed.occupied]
 
 
-def BranchingFactor(play: PlayTrace) -> list[float]:
+def branching_factor(play: PlayTrace) -> list[float]:
     """Per move: the number of legal (joint) moves."""
     return [float(play.branching(t)) for t in range(play.length)]
 
 
-def DecisionFactor(play: PlayTrace) -> list[float]:
+def decision_factor(play: PlayTrace) -> list[float]:
     """Per move with a choice: the number of legal moves (moves with one option are left out)."""
     return [float(b) for t in range(play.length) if (b := play.branching(t)) > 1]
 
 
-def MoveDistance(play: PlayTrace) -> list[float]:
+def move_distance(play: PlayTrace) -> list[float]:
     """Per move that carried a piece to another site: the distance (king steps on the board)."""
     return [float(d) for d in play.observed.distances]
 
 
-def PieceNumber(play: PlayTrace) -> list[float]:
+def piece_number(play: PlayTrace) -> list[float]:
     """Per state s_0..s_L: the pieces on the board."""
     return [float(n) for n in play.observed.pieces]
 
 
-def ScoreDifference(play: PlayTrace) -> list[float]:
+def score_difference(play: PlayTrace) -> list[float]:
     """Per state s_0..s_L: the largest difference between two roles' scores (GDL: goal values)."""
     scores = play.observed.scores or ()
     return [float(max((abs(a - b) for a, b in combinations(row, 2)), default=0)) for row in scores]
 
 
 FAMILIES: dict[str, Callable[[PlayTrace], list[float]]] = {
-    "Drama": Drama,
-    "MoveEvaluation": MoveEvaluation,
-    "StateEvaluationDifference": StateEvaluationDifference,
-    "BoardSitesOccupied": BoardSitesOccupied,
-    "BranchingFactor": BranchingFactor,
-    "DecisionFactor": DecisionFactor,
-    "MoveDistance": MoveDistance,
-    "PieceNumber": PieceNumber,
-    "ScoreDifference": ScoreDifference,
+    "Drama": drama,
+    "MoveEvaluation": move_evaluation,
+    "StateEvaluationDifference": state_evaluation_difference,
+    "BoardSitesOccupied": board_sites_occupied,
+    "BranchingFactor": branching_factor,
+    "DecisionFactor": decision_factor,
+    "MoveDistance": move_distance,
+    "PieceNumber": piece_number,
+    "ScoreDifference": score_difference,
 }
 """The nine families in Ludii's order."""

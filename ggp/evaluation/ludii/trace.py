@@ -31,7 +31,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean, pvariance
-from typing import Any
+from typing import Any, Literal
 
 from ggp.errors import GgpError
 from ggp.gdl.terms import Func, Term
@@ -104,13 +104,20 @@ class BoardSpec:
                 "piece": self.piece, "xs": list(self.xs), "ys": list(self.ys)}
 
 
+Recorded = Literal["full", "legal", "branching"]
+"""How much of a play was recorded: ``full`` (everything below), ``legal`` (only the per-step legal-move
+counts: a match played when no metric needed more, ``--metrics rapp``), ``branching`` (only the product of
+those counts per step: a result line written before per-role counts were kept)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Observations:
-    """What a worker records of one play for Ludii's metrics (see the module docstring).
+    """What a worker records of one play for the metrics (see the module docstring).
 
     ``sites`` is ``None`` when the game has no board (then the board fields are empty); ``scores`` is
     ``None`` when the goals cannot be read in some non-terminal state; ``clarity`` is ``None`` when it
-    was not measured (or the game has simultaneous moves).
+    was not measured (or the game has simultaneous moves); ``recorded`` says whether the rest was
+    recorded at all.
     """
 
     legal: tuple[tuple[int, ...], ...] = ()
@@ -124,6 +131,7 @@ class Observations:
     contents: tuple[str, ...] = ()
     distances: tuple[int, ...] = ()
     clarity: tuple[tuple[float, float], ...] | None = None
+    recorded: Recorded = "full"
 
     def to_json(self) -> dict[str, Any]:
         return {name: _listed(getattr(self, name)) for name in self.__slots__}
@@ -146,6 +154,7 @@ class Observations:
             contents=tuple(data.get("contents", ())),
             distances=tuple(data.get("distances", ())),
             clarity=None if clarity is None else tuple((float(a), float(b)) for a, b in clarity),
+            recorded=data.get("recorded", "full"),
         )
 
 
@@ -157,7 +166,7 @@ def _listed(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class PlayTrace:
-    """One finished play as Ludii's metrics read it.
+    """One finished play as every metric reads it (the one play record of the evaluation).
 
     ``goals`` per role in role order; ``first_mover`` the index of the role that moves first (Ludii's
     player 1); ``evaluations`` per state s_0..s_L one estimated goal/100 in [0, 1] per role, or ``None``

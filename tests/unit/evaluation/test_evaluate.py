@@ -18,6 +18,7 @@ from ggp.evaluation.evaluate import (
     report_game,
     unplayable_report,
 )
+from ggp.evaluation.ludii.catalogue import CORE
 from ggp.evaluation.selfplay import GameSource, MatchResult, round_robin, run_jobs
 from ggp.players.registry import make_player
 from ggp.reasoner.engines import KifMachines
@@ -58,14 +59,15 @@ def _nim_results(specs: tuple[str, ...], key: str = "nim", seed: int = 2) -> lis
     return run_jobs(jobs, make_player, KifMachines("clingo"))
 
 
-def test_a_report_has_criteria_matrix_and_fitness_against_a_model() -> None:
+def test_a_report_has_the_ludi_criteria_matrix_and_fitness_against_a_model() -> None:
     specs = ("random", "mcts:iterations=40")
     results = _nim_results(specs)
     model = RappModel(specs, ("x",), ((0.5, 0.2), (0.8, 0.5)))
     report = report_game("nim", results, specs, model)
     assert report.matches == 6 and report.failed == 0
-    assert report.criteria["completion"] == 1.0
-    assert report.criteria["lead_change"] is not None and report.criteria["drama_mean"] is not None
+    assert report.metrics["Completion"].value == 1.0
+    assert report.metrics["LeadChange"].value is not None and report.metrics["DramaAverage"].value is not None
+    assert set(report.metrics) == set(CORE)  # the Ludi criteria, each once under its catalogue name
     p = report.matrix[1][0]
     assert p is not None and report.matrix[0][1] == pytest.approx(1 - p)
     # Every nim match is at most 7 plies: all too short, so Q = 1 and the fitness is 0.
@@ -174,12 +176,20 @@ def test_fallback_moves_are_recorded_per_player_and_marked_in_the_summary_and_re
     assert clean.fallbacks == {} and fallback_note(summary([clean])[0]) == ""
 
 
-def test_ludii_metrics_of_matches_recorded_without_observations_say_why() -> None:
+def test_metrics_of_matches_recorded_with_less_say_why_and_the_rest_are_measured() -> None:
     from ggp.evaluation.ludii.trace import Observations
 
-    bare = MatchResult("1", "g", ("a", "b"), 1, goals=(100, 0), length=2)
-    seen = MatchResult("2", "g", ("b", "a"), 2, goals=(0, 100), length=1, observed=Observations(legal=((2, 1),)))
-    report = report_game("g", [bare, seen], ("a", "b"), None, ludii=("Completion",))
-    assert report.ludii["Completion"].value is None and "--metrics rapp" in (report.ludii["Completion"].reason or "")
-    assert report_game("g", [seen], ("a", "b"), None, ludii=("Completion",)).ludii["Completion"].value == 1.0
-    assert report_game("g", [seen], ("a", "b"), None).ludii == {}
+    # A result line from before every match kept its legal-move counts: the branching per step stands in.
+    bare = MatchResult("1", "g", ("a", "b"), 1, goals=(100, 0), length=2, branching=(3, 2))
+    # A match of --metrics rapp: only the legal-move counts.
+    counted = MatchResult("2", "g", ("b", "a"), 2, goals=(0, 100), length=1,
+                          observed=Observations(legal=((2, 1),), recorded="legal"))
+    wanted = ("Completion", "DurationMoves", "DurationTurns", "SituationalRepetition")
+    report = report_game("g", [bare, counted], ("a", "b"), None, metrics=wanted)
+    assert report.metrics["Completion"].value == 1.0 and report.metrics["DurationMoves"].value == 1.5
+    assert report.metrics["BranchingFactorLargest"].value == 3.0  # a Ludi criterion: always measured
+    assert "before per-role legal-move counts" in (report.metrics["DurationTurns"].reason or "")
+    assert "--metrics rapp" in (report.metrics["SituationalRepetition"].reason or "")
+    alone = report_game("g", [counted], ("a", "b"), None, metrics=wanted).metrics
+    assert alone["DurationTurns"].value == 1.0 and alone["SituationalRepetition"].value is None
+    assert set(report_game("g", [counted], ("a", "b"), None).metrics) == set(CORE)

@@ -208,6 +208,7 @@ def test_a_match_records_what_ludiis_metrics_read() -> None:
     assert "no piece moved from one site to another" in (found["MoveDistanceAverage"].reason or "")
 
 
+
 def test_three_players_and_two_specs_sit_in_every_seat() -> None:
     from ggp.evaluation.selfplay import seatings
 
@@ -217,6 +218,10 @@ def test_three_players_and_two_specs_sit_in_every_seat() -> None:
     assert seatings(["a", "b"], 1) == [("a",), ("b",)]
 
 
-def test_a_match_without_ludii_metrics_skips_the_observations() -> None:
+def test_a_match_without_ludii_metrics_skips_the_observations_but_keeps_its_legal_move_counts() -> None:
     result = play_match(MatchJob(GAME, ("random", "random"), 4, observe=False), make_player, MACHINES)
-    assert result.error is None and result.observed is None
+    observed = result.observed
+    assert result.error is None and observed is not None and observed.recorded == "legal"
+    assert observed.situations == () and observed.scores is None  # no goal query per state
+    assert len(observed.legal) == result.length and all(len(row) == 2 for row in observed.legal)
+    assert tuple(a * b for a, b in observed.legal) == result.branching

@@ -19,6 +19,7 @@ def test_an_objective_is_a_weighted_list_of_known_metrics() -> None:
     assert objective.terms == (("DurationTurns", 0.01), ("DramaAverage", 2.0), ("rapp", 1.0))
     assert objective.ludii == ("DurationTurns", "DramaAverage") and not objective.is_rapp
     assert objective.score({"DurationTurns": 50, "DramaAverage": 0.25, "rapp": 0.5}) == pytest.approx(1.5)
+    assert Objective.parse("drama_mean:2").terms == (("DramaAverage", 2.0),)  # an alias: its catalogue name
     with pytest.raises(InputError, match="unknown objective metric 'Length'"):
         Objective.parse("Length")
     with pytest.raises(InputError, match="weight 'x'"):
@@ -51,8 +52,8 @@ def test_the_objective_is_the_weighted_sum_of_the_metrics_on_the_ladder_plays() 
 
     source = game_source(game)
     results = run_jobs(round_robin(source, model.algorithms, matches_per_seat=1, seed=3), make_player, machines)
-    report = report_game(source.key, results, model.algorithms, model, ludii=objective.ludii)
-    turns, coverage = report.ludii["DurationTurns"].value, report.ludii["BoardCoverageDefault"].value
+    report = report_game(source.key, results, model.algorithms, model, metrics=objective.ludii)
+    turns, coverage = report.metrics["DurationTurns"].value, report.metrics["BoardCoverageDefault"].value
     assert turns is not None and coverage is not None and 0 < coverage <= 1
     assert found.fitness == pytest.approx(0.01 * turns + 2 * coverage)
     assert "DurationTurns" in found.reason

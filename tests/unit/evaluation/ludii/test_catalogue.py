@@ -7,7 +7,19 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ggp.evaluation.ludii.catalogue import FAMILY_METRICS, METRICS, SINGLE_METRICS, measure
+from ggp.evaluation.ludii.catalogue import (
+    ALIASES,
+    CORE,
+    FAMILY_METRICS,
+    LUDI_METRICS,
+    METRICS,
+    SINGLE_METRICS,
+    alias_rows,
+    markdown_rows,
+    measure,
+    resolve,
+    select,
+)
 from ggp.evaluation.ludii.trace import Observations, PlayTrace
 from ggp.match.rules import EndReason
 
@@ -17,7 +29,29 @@ from .plays import DRAW, FORCED, SWING, TIMEOUT
 def test_every_family_has_the_eleven_aggregates_under_ludii_concept_names() -> None:
     assert len(FAMILY_METRICS) == 99 and len(SINGLE_METRICS) == 25
     assert {"DramaAverage", "BranchingFactorChangeNumTimes", "ScoreDifferenceMaxDecrease"} <= set(METRICS)
-    assert all(m.source.startswith("Evaluation/src/metrics/") and m.definition for m in METRICS.values())
+    assert all(m.source.startswith("Evaluation/src/metrics/") and m.definition for m in (*SINGLE_METRICS, *FAMILY_METRICS))
+    assert all(m.source.startswith("Browne & Maire") and m.definition for m in LUDI_METRICS)
+
+
+def test_the_catalogue_has_each_name_once_published_names_aliases_and_python_names() -> None:
+    published = [m.name for m in (*SINGLE_METRICS, *LUDI_METRICS, *FAMILY_METRICS)]
+    assert len(published) == len(set(published)) == len(METRICS) == 126
+    aliases = [alias for m in METRICS.values() for alias in m.aliases]
+    assert sorted(aliases) == sorted(ALIASES) and not set(aliases) & set(METRICS)  # an alias names no other metric
+    python = [m.python for m in METRICS.values()]
+    assert len(python) == len(set(python)) and all(name == name.lower() and name.isidentifier() for name in python)
+    assert METRICS["AdvantageP1"].python == "advantage_p1" and METRICS["DramaAverage"].python == "drama_average"
+
+
+def test_every_alias_resolves_to_its_metric_and_is_accepted_wherever_names_are() -> None:
+    for alias, name in ALIASES.items():
+        assert resolve(alias) == name and alias in METRICS[name].aliases
+        assert select(alias).metrics == (name,)
+        assert resolve(name) == name
+    assert set(CORE) == set(ALIASES.values())  # the Ludi criteria, each once
+    plays = [PlayTrace((100, 0), observed=Observations(legal=((2, 1),) * 4))]
+    by_alias, by_name = measure(plays, list(ALIASES)), measure(plays, list(ALIASES.values()))
+    assert list(by_alias) == list(by_name) == [n for n in METRICS if n in CORE] and by_alias == by_name
 
 
 def test_metrics_that_do_not_apply_say_why() -> None:
@@ -86,8 +120,9 @@ def test_the_evaluation_guide_lists_every_metric_with_its_source() -> None:
     from tests.conftest import ROOT
 
     guide = (ROOT / "docs" / "evaluation.md").read_text()
-    for metric in SINGLE_METRICS:
-        assert f"| {metric.name} | {metric.group} |" in guide and metric.source.removeprefix(
-            "Evaluation/src/metrics/") in guide, metric.name
+    for row in (*markdown_rows(), *alias_rows()):  # every single metric, Ludi criterion and alias, as generated
+        assert row in guide, row
+    for metric in (*SINGLE_METRICS, *LUDI_METRICS):
+        assert f"| {metric.name} | " in guide and metric.source.removeprefix("Evaluation/src/metrics/") in guide
     for family in FAMILIES:
         assert f"| {family} | quality |" in guide and f"multiple/metrics/{family}.java" in guide

@@ -33,15 +33,15 @@ def test_aggregates_leave_out_what_they_cannot_say() -> None:
 
 def test_evaluation_families_of_a_swinging_play() -> None:
     # v_A = [0, 0.5, -0.5, 1], v_B = -v_A, A wins.
-    assert f.Drama(SWING) == pytest.approx([0.0, 0.0, 1.0])
-    assert f.MoveEvaluation(SWING) == pytest.approx([0.5, 0.5, 1.0])  # A, B, A after their moves
-    assert f.StateEvaluationDifference(SWING) == pytest.approx([0.0, 1.0, 1.0, 2.0])
+    assert f.drama(SWING) == pytest.approx([0.0, 0.0, 1.0])
+    assert f.move_evaluation(SWING) == pytest.approx([0.5, 0.5, 1.0])  # A, B, A after their moves
+    assert f.state_evaluation_difference(SWING) == pytest.approx([0.0, 1.0, 1.0, 2.0])
 
 
 def test_evaluation_families_of_a_comeback() -> None:
     # v_A = [0, 0.8, 0.2, -1], B wins; the forced step 1 is still A's turn.
-    assert f.Drama(FORCED) == pytest.approx([0.0, 1.6, 0.4])
-    assert f.MoveEvaluation(FORCED) == pytest.approx([0.8, 0.2, 1.0])
+    assert f.drama(FORCED) == pytest.approx([0.0, 1.6, 0.4])
+    assert f.move_evaluation(FORCED) == pytest.approx([0.8, 0.2, 1.0])
 
 
 def test_a_forced_last_move_is_evaluated_by_its_mover() -> None:
@@ -50,13 +50,13 @@ def test_a_forced_last_move_is_evaluated_by_its_mover() -> None:
     play = PlayTrace((100, 0), observed=Observations(legal=((3, 1), (1, 2), (1, 1))),
                      evaluations=((0.5, 0.5), (0.6, 0.4), (0.4, 0.6), (1.0, 0.0)))
     assert play.movers() == ((0,), (1,), (0,))
-    assert f.MoveEvaluation(play) == pytest.approx([0.2, 0.2, 1.0])
+    assert f.move_evaluation(play) == pytest.approx([0.2, 0.2, 1.0])
 
 
 def test_board_and_move_families() -> None:
-    assert f.BoardSitesOccupied(SWING) == [0.25, 0.5, 0.5, 0.25]
-    assert f.PieceNumber(SWING) == [1.0, 2.0, 2.0, 1.0]
-    assert f.MoveDistance(SWING) == [1.0, 2.0]
-    assert f.BranchingFactor(FORCED) == [2.0, 1.0, 3.0]
-    assert f.DecisionFactor(FORCED) == [2.0, 3.0]
-    assert f.ScoreDifference(SWING) == [0.0, 20.0, 40.0, 100.0]
+    assert f.board_sites_occupied(SWING) == [0.25, 0.5, 0.5, 0.25]
+    assert f.piece_number(SWING) == [1.0, 2.0, 2.0, 1.0]
+    assert f.move_distance(SWING) == [1.0, 2.0]
+    assert f.branching_factor(FORCED) == [2.0, 1.0, 3.0]
+    assert f.decision_factor(FORCED) == [2.0, 3.0]
+    assert f.score_difference(SWING) == [0.0, 20.0, 40.0, 100.0]
