@@ -45,9 +45,9 @@ from ggp.protocol.messages import uses_sees
 from ggp.reasoner.machine import PerceptMachine, Role, State, StateMachine
 
 __all__ = [
-    "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
+    "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "PING_S", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
     "STEP_CAP_OUTCOMES", "Deadlines", "Event", "HttpSeat", "HttpTransport", "MatchConfig", "MatchObserver",
-    "MatchRun", "PING_S", "Seat", "StepCapOutcome", "Transport", "check_roles", "ping_url", "rules_hash", "run_match",
+    "MatchRun", "Seat", "StepCapOutcome", "Transport", "check_roles", "ping_url", "rules_hash", "run_match",
     "with_chance_seat",
 ]
 

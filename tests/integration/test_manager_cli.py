@@ -17,12 +17,12 @@ import pytest
 from aiohttp import web
 
 from ggp.cli import main
-from tests.helpers.fake_players import FakePlayer, dropping
-from tests.helpers.network import free_port
 from ggp.commands._manager_server import check_exposure, is_loopback
 from ggp.errors import InputError
 from ggp.manager.records import from_json
 from tests.conftest import KIF_DIR
+from tests.helpers.fake_players import FakePlayer, dropping
+from tests.helpers.network import free_port
 from tests.prerequisites import needs
 
 TICTACTOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
