@@ -85,6 +85,9 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise
     except asyncio.CancelledError:
         raise
+    except ConnectionResetError:  # the client went away (a closed tab): normal, and nobody to answer
+        log.debug("client left during %s %s", request.method, request.path)
+        return _error(499, "client closed the connection")  # aiohttp drops it quietly: nowhere to write
     except Exception:
         log.exception("internal error on %s %s", request.method, request.path)
         return _error(500, "internal error; see the manager's log")
@@ -420,12 +423,12 @@ async def match_events(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(reason="unknown match")
     board = await manager.match_board(record)
     response = await _sse(request)
-    await _send(response, "snapshot", {**_spectator_dict(manager, record), "x-board": board})
-    if queue is None or record.finished:
-        await _send(response, "end", {**to_dict(record), "x-board": board})
-        return response
-    sent = record.step
     try:
+        await _send(response, "snapshot", {**_spectator_dict(manager, record), "x-board": board})
+        if queue is None or record.finished:
+            await _send(response, "end", {**to_dict(record), "x-board": board})
+            return response
+        sent = record.step
         while True:
             try:
                 event, current = await asyncio.wait_for(queue.get(), SSE_PING_S)
@@ -446,10 +449,11 @@ async def match_events(request: web.Request) -> web.StreamResponse:
             if event == "end":
                 await _send(response, "end", {**to_dict(current), "x-board": board})
                 break
-    except ConnectionResetError:
+    except ConnectionResetError:  # the page was closed: normal, DEBUG only
         log.debug("event stream of match %s closed by the client", match_id)
     finally:
-        manager.unsubscribe(match_id, queue)
+        if queue is not None:
+            manager.unsubscribe(match_id, queue)
     return response
 
 
