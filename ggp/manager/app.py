@@ -343,11 +343,16 @@ def _spectator_dict(manager: Manager, record: MatchRecord) -> dict[str, Any]:
 
 
 async def get_match(request: web.Request) -> web.Response:
+    """The match record as a spectator may see it; ``?view=1`` adds what the match page draws besides
+    (``x-board``, ``x-endWhy``), for its ``?static=1`` view that reads the record once."""
     record = _record_or_404(request)
     headers = {}
     if request.query.get("download"):
         headers["Content-Disposition"] = f'attachment; filename="{record.match_id}.json"'
-    text = json.dumps(_spectator_dict(request.app[MANAGER], record), indent=1)
+    data = _spectator_dict(request.app[MANAGER], record)
+    if request.query.get("view"):
+        data.update(await _page_extras(request.app[MANAGER], record))
+    text = json.dumps(data, indent=1)
     return web.Response(text=text, content_type="application/json", headers=headers)
 
 
@@ -413,6 +418,12 @@ async def _send(response: web.StreamResponse, event: str, data: Any) -> None:
     await response.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
 
 
+async def _page_extras(manager: Manager, record: MatchRecord) -> dict[str, Any]:
+    """What the match page shows beyond the record: the board geometry and, once the match is completed,
+    why it ended (``x-endWhy``, as a person's own view gives it; ``None`` when the game cannot say)."""
+    return {"x-board": await manager.match_board(record), "x-endWhy": await manager.end_reason(record)}
+
+
 async def match_events(request: web.Request) -> web.StreamResponse:
     """A snapshot of the record, then one event per step, then ``end`` with the final record."""
     manager = request.app[MANAGER]
@@ -421,12 +432,12 @@ async def match_events(request: web.Request) -> web.StreamResponse:
     record = manager.live(match_id)
     if record is None:
         raise web.HTTPNotFound(reason="unknown match")
-    board = await manager.match_board(record)
+    extras = await _page_extras(manager, record)
     response = await _sse(request)
     try:
-        await _send(response, "snapshot", {**_spectator_dict(manager, record), "x-board": board})
+        await _send(response, "snapshot", {**_spectator_dict(manager, record), **extras})
         if queue is None or record.finished:
-            await _send(response, "end", {**to_dict(record), "x-board": board})
+            await _send(response, "end", {**to_dict(record), **extras})
             return response
         sent = record.step
         while True:
@@ -447,7 +458,7 @@ async def match_events(request: web.Request) -> web.StreamResponse:
             if event == "start":
                 await _send(response, "start", {"errors": list(current.errors[0])})
             if event == "end":
-                await _send(response, "end", {**to_dict(current), "x-board": board})
+                await _send(response, "end", {**to_dict(current), **await _page_extras(manager, current)})
                 break
     except ConnectionResetError:  # the page was closed: normal, DEBUG only
         log.debug("event stream of match %s closed by the client", match_id)
@@ -553,8 +564,12 @@ def _agon_ratings(request: web.Request) -> web.Response:
     })
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC_DIR / "index.html")
+async def index(request: web.Request) -> web.Response:
+    """The UI's one page; its ``<body data-admin-token>`` says whether actions need the admin token
+    (``required``) or not (``none``), so the UI shows no button that can only fail."""
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    needed = "required" if request.app[TOKEN] else "none"
+    return web.Response(text=page.replace("<body>", f'<body data-admin-token="{needed}">', 1), content_type="text/html")
 
 
 async def _close_manager(app: web.Application) -> AsyncIterator[None]:

@@ -25,6 +25,7 @@ from ggp.manager.tournament import MAX_MATCHES
 from ggp.reasoner.machine import StateMachine
 from tests.helpers.fake_players import FakePlayer, late
 from tests.helpers.manager_machines import COUNTER_KIF, NIM_KIF, TICTACTOE_KIF
+from tests.unit.manager.test_static_modules import page_scripts
 
 Client = TestClient[web.Request, web.Application]
 ClientFactory = Callable[[web.Application], Awaitable[Client]]
@@ -228,9 +229,13 @@ async def test_players_failing_matches_in_a_row_are_suspended(aiohttp_client: Cl
 async def test_the_web_ui_is_served(aiohttp_client: ClientFactory, manager: Manager) -> None:
     client = await aiohttp_client(create_app(manager))
     page = await client.get("/")
-    assert page.status == 200 and "/static/app.js" in await page.text()
-    script = await (await client.get("/static/app.js")).text()
-    assert ".innerHTML" not in script and "insertAdjacentHTML" not in script and "createTextNode" in script
+    text = await page.text()
+    assert page.status == 200 and "/static/app.js" in text and '<body data-admin-token="none">' in text
+    scripts = [await (await client.get(f"/static/{name}")).text() for name in page_scripts()]
+    assert all(".innerHTML" not in script and "insertAdjacentHTML" not in script for script in scripts)
+    assert any("createTextNode" in script for script in scripts)
+    guarded = await aiohttp_client(create_app(manager, token="a-long-enough-token"))
+    assert '<body data-admin-token="required">' in await (await guarded.get("/")).text()
 
 
 async def test_ping_sends_info_and_reports_the_status(
