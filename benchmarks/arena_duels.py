@@ -14,8 +14,9 @@ duels (each player searches that long a move, in one process: run them on a quie
 opening (the player's defaults: exploration 0.4, MAST 0.3, MCTS-Solver) for each ``--decisive`` level,
 ``--seconds`` each, the levels taken in turn twice.
 
-Usage: python benchmarks/arena_duels.py run --out FILE --duel GAME NEW OLD GAMES [--duel ...] [--seed S]
+Usage: python benchmarks/arena_duels.py run --out FILE --duel GAME NEW OLD GAMES [--duel ...] [--seed S] [--engine E]
        python benchmarks/arena_duels.py table FILE
+       python benchmarks/arena_duels.py results FILE   (docs/players.md's arena results table: W, D, L)
        python benchmarks/arena_duels.py speed GAME... [--decisive 0 1 2] [--seconds 2]
 """
 
@@ -49,19 +50,19 @@ def read_duels(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def duel_command(game: str, new: str, old: str, games: int, seed: int) -> list[str]:
-    return ["ggp", "arena", game, "--engine", "circuit", "--games", str(games), "--seed", str(seed), "--quiet",
+def duel_command(game: str, new: str, old: str, games: int, seed: int, engine: str = "circuit") -> list[str]:
+    return ["ggp", "arena", game, "--engine", engine, "--games", str(games), "--seed", str(seed), "--quiet",
             "--json", "--player", new, "--player", old]
 
 
-def run(out: Path, duels: list[list[str]], seed: int) -> None:
+def run(out: Path, duels: list[list[str]], seed: int, engine: str = "circuit") -> None:
     done = {" ".join(duel["command"]) for duel in read_duels(out)}
     for game, new, old, games in duels:
-        command = duel_command(game, new, old, int(games), seed)
+        command = duel_command(game, new, old, int(games), seed, engine)
         if " ".join(command) in done:
             print(f"skipped (in {out}): {' '.join(command)}", flush=True)
             continue
-        finished = subprocess.run([sys.executable, "-m", *command[1:]], cwd=ROOT, check=True, capture_output=True,
+        finished = subprocess.run([sys.executable, "-m", "ggp", *command[1:]], cwd=ROOT, check=True, capture_output=True,
                                   text=True)
         result = json.loads(finished.stdout)
         with _open(out, "a") as sink:
@@ -86,6 +87,27 @@ def table(path: Path) -> None:
     print("|---|---|---|---|---|---|---|")
     for duel in read_duels(path):
         print(row(duel))
+
+
+RESULTS_HEADER = "| Game (engine) | Player | vs | Games | Wins | Draws | Losses |"
+"""The header of docs/players.md's arena results table (``results``)."""
+
+
+def results_row(duel: dict[str, Any]) -> str:
+    """One row of docs/players.md's arena results table: game (engine), the first player, the second, games,
+    the first player's wins, draws and losses."""
+    result, command = duel["result"], duel["command"]
+    first, second = result["standings"][0], result["standings"][1]
+    engine = command[command.index("--engine") + 1]
+    return (f"| {Path(result['game']).stem} ({engine}) | `{first['player']}` | `{second['player']}` | {first['games']} | "
+            f"{first['wins']} | {first['draws']} | {first['losses']} |")
+
+
+def results(path: Path) -> None:
+    print(RESULTS_HEADER)
+    print("|---|---|---|---|---|---|---|")
+    for duel in read_duels(path):
+        print(results_row(duel))
 
 
 def speed(games: list[str], levels: list[int], seconds: float) -> None:
@@ -124,17 +146,22 @@ def main() -> None:
     play.add_argument("--out", type=Path, required=True)
     play.add_argument("--duel", nargs=4, action="append", required=True, metavar=("GAME", "NEW", "OLD", "GAMES"))
     play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--engine", default="circuit", help="the arena's --engine (default circuit)")
     show = commands.add_parser("table", help="print the duels of a file as a Markdown table")
     show.add_argument("file", type=Path)
+    plain = commands.add_parser("results", help="print the duels of a file as docs/players.md's arena results table")
+    plain.add_argument("file", type=Path)
     cost = commands.add_parser("speed", help="native MCTS iterations per CPU second for each lookahead level")
     cost.add_argument("games", nargs="+")
     cost.add_argument("--decisive", type=int, nargs="+", default=[0, 1, 2])
     cost.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
     if args.command == "run":
-        run(args.out, args.duel, args.seed)
+        run(args.out, args.duel, args.seed, args.engine)
     elif args.command == "speed":
         speed(args.games, args.decisive, args.seconds)
+    elif args.command == "results":
+        results(args.file)
     else:
         table(args.file)
 

@@ -10,6 +10,7 @@ Exit codes: 0 success, 1 a problem with the input or the run, 2 a usage error (a
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import logging
 import pkgutil
@@ -35,10 +36,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args``, except that an unknown option of a subcommand is refused with that
+    subcommand's usage (not the top-level one) and a hint at the closest option it has (exit 2)."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command = _command_parser(parser, args)
+        command.error(f"unrecognized arguments: {' '.join(extras)}{_closest_option(command, extras)}")
+    return args
+
+
+def _command_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub-)sub-parser that read the command line ``args`` came from."""
+    while True:
+        groups = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, groups[0].dest, None) if groups else None
+        if not groups or not isinstance(name, str) or name not in groups[0].choices:
+            return parser
+        parser = groups[0].choices[name]
+
+
+def _closest_option(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
+    """`` (did you mean --matches?)`` for the first unknown ``--option`` that is close to one of the parser's.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--matches")
+    >>> _closest_option(parser, ["--matchs", "2"])
+    ' (did you mean --matches?)'
+    >>> _closest_option(parser, ["--colour"])
+    ''
+    """
+    known = [option for action in parser._actions for option in action.option_strings if option.startswith("--")]
+    for extra in extras:
+        if extra.startswith("--"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], known, n=1)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ggp`` console script; returns the process exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     logging.basicConfig(
         level=logging.DEBUG if args.debug else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",

@@ -17,6 +17,7 @@ reasoner engine. A manager or a player that gets a game as GDL (a START message)
 
 from __future__ import annotations
 
+import difflib
 import logging
 import threading
 from dataclasses import dataclass
@@ -75,7 +76,43 @@ def find_game(spec: str) -> Path:
         candidate = root / spec / f"{spec}.kif"
         if candidate.is_file():
             return candidate
-    raise ValueError(f"no game {spec!r}: not a file, and not a key in kif/ (e.g. ticTacToe)")
+    close = closest_games(spec)
+    hint = f"did you mean {' or '.join(close)}?" if close else "e.g. ticTacToe"
+    raise ValueError(f"no game {spec!r}: not a file, and not a key in kif/ ({hint})")
+
+
+GAME_DIRS = (Path("games"), Path(__file__).resolve().parents[2] / "games")
+"""Where the shipped game files are (``games/*.sbg``), for :func:`closest_games`' hints."""
+
+
+def closest_games(spec: str, count: int = 3) -> list[str]:
+    """The game files (in ``games/``, as a command takes them) and ``kif/`` keys whose names are closest to
+    ``spec``: ``gardner`` -> ``games/gardner.sbg``.
+
+    >>> closest_games("gardner")[0]
+    'games/gardner.sbg'
+    """
+    names: dict[str, str] = {}
+    for root in reversed(KIF_DIRS):  # the working directory's names win
+        if root.is_dir():
+            names.update({key.name: key.name for key in root.iterdir() if (key / f"{key.name}.kif").is_file()})
+    for root in reversed(GAME_DIRS):
+        if root.is_dir():
+            shown = root if not root.is_absolute() else _relative(root)
+            suffixes = KIF_SUFFIXES + SBG_SUFFIXES + SOKOBAN_SUFFIXES
+            names.update({path.name: str(shown / path.name) for path in root.iterdir() if path.suffix in suffixes})
+    stems = {Path(name).stem: name for name in names}
+    wanted = Path(spec).name
+    matches = difflib.get_close_matches(wanted, list(stems), n=count, cutoff=0.6)
+    return list(dict.fromkeys(names[stems[match]] for match in matches))
+
+
+def _relative(path: Path) -> Path:
+    """``path`` relative to the working directory when it is under it, else as it is."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def kif_games() -> list[Path]:

@@ -130,27 +130,44 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    """Evaluate the games: check the options, choose the players, play, report; 130 when interrupted."""
     from ggp.commands._games import GameMachines
-    from ggp.errors import InputError
-    from ggp.evaluation import report as report_module
-    from ggp.evaluation.evaluate import (
-        DEFAULT_LADDER,
-        SHIPPED_MODELS,
-        RappModel,
-        build_model,
-        check_playable,
-        default_model,
-        model_named,
-        report_game,
-        unplayable_report,
-    )
+
+    chosen, estimate, move_playouts = _checked_options(args)
+    loaded = [_load_game(path) for path in args.games]
+    games = [game for game, _ in loaded]
+    intrinsic = {game.key: criteria for game, criteria in loaded}
+    specs, model, notice = _players_and_model(args, games)
+    machines = GameMachines.for_self_play(args.engine)
+    reports, playable, roles = _sort_playable(args, games, specs, machines, chosen, notice)
+
+    def jobs_for(round_games: list[Any], per_seat: int, round_seed: int) -> list[Any]:
+        from ggp.evaluation.selfplay import round_robin
+
+        return [
+            job for game in round_games for job in round_robin(
+                game, specs, matches_per_seat=per_seat, seed=round_seed, roles=roles[game.key],
+                step_cap=args.step_cap, estimate_playouts=estimate, move_playouts=move_playouts,
+                observe=bool(chosen.metrics),
+            )
+        ]
+
+    if args.matches == "auto":
+        results = _play_until_precise(args, playable, specs, model, roles, jobs_for, machines)
+    else:
+        results = _play_jobs(args, jobs_for(playable, args.matches, args.seed), machines)
+    if results is None:
+        return 130
+    ordered = _final_reports(args, games, results, reports, specs, model, roles, chosen, intrinsic)
+    _print_summary(args, ordered)
+    return 0
+
+
+def _checked_options(args: argparse.Namespace) -> tuple[Any, int, int]:
+    """Refuse bad option values in one line before any game is read; returns the chosen metrics and the
+    playouts per state and per move they need."""
     from ggp.evaluation.ludii.catalogue import select
-    from ggp.evaluation.report import fallback_note
-    from ggp.evaluation.selfplay import MatchResult, RunProgress, machine_for, round_robin, run_jobs
     from ggp.match.rules import MatchRules
-    from ggp.players.registry import make_player, parse_spec
 
     auto = args.matches == "auto"
     if not auto and args.matches < 1:
@@ -165,13 +182,19 @@ def run(args: argparse.Namespace) -> int:
     move_playouts = args.move_playouts
     if move_playouts is None:
         move_playouts = DEFAULT_MOVE_PLAYOUTS if chosen.needs_move_evaluations else 0
-    loaded = [_load_game(path) for path in args.games]
-    games = [game for game, _ in loaded]
-    intrinsic = {game.key: criteria for game, criteria in loaded}
-    # Without --players, the players are the RAPP model's algorithms (the given or a shipped model), so the
-    # fitness is defined: the paper's min-max model when every game is a board game (SBG), else the
-    # knowledge-free MCTS model, which plays any game. With --players, a shipped model is used when its
-    # algorithms are among them.
+    return chosen, estimate, move_playouts
+
+
+def _players_and_model(args: argparse.Namespace, games: list[Any]) -> tuple[tuple[str, ...], Any, str]:
+    """The player specs, the RAPP model (or ``None``) and a notice to print once the games are playable.
+
+    Without --players, the players are the RAPP model's algorithms (the given or a shipped model), so the
+    fitness is defined: the paper's min-max model when every game is a board game (SBG), else the
+    knowledge-free MCTS model, which plays any game. With --players, a shipped model is used when its
+    algorithms are among them."""
+    from ggp.evaluation.evaluate import DEFAULT_LADDER, SHIPPED_MODELS, RappModel, default_model, model_named
+    from ggp.players.registry import parse_spec
+
     given_model = model_named(args.model) if args.model else None
     model: RappModel | None = given_model
     notice = ""
@@ -191,7 +214,18 @@ def run(args: argparse.Namespace) -> int:
         parse_spec(spec)
     if len(specs) < 2:
         raise ValueError("--players needs at least two player specs")
-    machines = GameMachines.for_self_play(args.engine)
+    return specs, model, notice
+
+
+def _sort_playable(args: argparse.Namespace, games: list[Any], specs: tuple[str, ...], machines: Any, chosen: Any,
+                   notice: str) -> tuple[dict[str, Any], list[Any], dict[str, int]]:
+    """(the reports of the games that cannot be played, the playable games, each playable game's role count).
+    Raises :class:`InputError` when no game can be seated; prints ``notice`` once some can."""
+    from ggp.errors import InputError
+    from ggp.evaluation.evaluate import check_playable, unplayable_report
+    from ggp.evaluation.selfplay import machine_for
+    from ggp.players.registry import make_player
+
     refused = _refused(games, machines)
     if len(refused) == len(games):  # nothing to play: one line per game, before any match or report
         raise InputError("; ".join(f"{key}: {reason}" for key, reason in refused.items()))
@@ -212,72 +246,83 @@ def run(args: argparse.Namespace) -> int:
         else:
             playable.append(game)
             roles[game.key] = len(machine_for(game, machines).roles)
+    return reports, playable, roles
 
-    def jobs_for(round_games: list[Any], per_seat: int, round_seed: int) -> list[Any]:
-        return [
-            job for game in round_games for job in round_robin(
-                game, specs, matches_per_seat=per_seat, seed=round_seed, roles=roles[game.key],
-                step_cap=args.step_cap, estimate_playouts=estimate, move_playouts=move_playouts,
-                observe=bool(chosen.metrics),
+
+def _play_jobs(args: argparse.Namespace, jobs: list[Any], machines: Any) -> list[Any] | None:
+    """Play the match jobs with a progress bar, appending to OUT/results.jsonl; ``None`` when interrupted
+    (Ctrl-C or SIGTERM), the finished matches kept."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ggp.evaluation.selfplay import MatchResult, RunProgress, run_jobs
+    from ggp.players.registry import make_player
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, disable=args.json or not sys.stderr.isatty(), transient=False) as progress:
+        task = progress.add_task("matches", total=len(jobs))
+
+        def on_result(result: MatchResult, state: RunProgress) -> None:
+            progress.update(task, completed=state.done, description=f"matches ({state.failed} failed)")
+
+        # SIGTERM (kill, a batch scheduler) stops the workers like Ctrl-C instead of orphaning them.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            return run_jobs(
+                jobs, make_player, machines, results_path=args.out / "results.jsonl", workers=args.workers,
+                ray_address=args.ray, on_result=on_result,
             )
-        ]
+        except KeyboardInterrupt:
+            progress.stop()
+            print(f"ggp evaluate: interrupted; finished matches are kept in {args.out / 'results.jsonl'}, "
+                  "run the same command again to resume", file=sys.stderr)
+            return None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
 
-    def play(jobs: list[Any]) -> list[MatchResult] | None:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, disable=args.json or not sys.stderr.isatty(), transient=False) as progress:
-            task = progress.add_task("matches", total=len(jobs))
 
-            def on_result(result: MatchResult, state: RunProgress) -> None:
-                progress.update(task, completed=state.done, description=f"matches ({state.failed} failed)")
+def _play_until_precise(args: argparse.Namespace, playable: list[Any], specs: tuple[str, ...], model: Any,
+                        roles: dict[str, int], jobs_for: Any, machines: Any) -> list[Any] | None:
+    """``--matches auto``: rounds with their own seeds (seed, seed + 1, ...), so every round adds new matches
+    and a rerun resumes from results.jsonl. A game leaves the loop once its fitness interval is narrow
+    enough; ``None`` when interrupted."""
+    from ggp.evaluation.evaluate import report_game
 
-            # SIGTERM (kill, a batch scheduler) stops the workers like Ctrl-C instead of orphaning them.
-            previous = signal.signal(signal.SIGTERM, _interrupt)
-            try:
-                return run_jobs(
-                    jobs, make_player, machines, results_path=args.out / "results.jsonl", workers=args.workers,
-                    ray_address=args.ray, on_result=on_result,
-                )
-            except KeyboardInterrupt:
-                progress.stop()
-                print(f"ggp evaluate: interrupted; finished matches are kept in {args.out / 'results.jsonl'}, "
-                      "run the same command again to resume", file=sys.stderr)
-                return None
-            finally:
-                signal.signal(signal.SIGTERM, previous)
-
-    results: list[MatchResult] = []
-    if not auto:
-        played = play(jobs_for(playable, args.matches, args.seed))
+    results: list[Any] = []
+    pending, per_seat, round_index = list(playable), 0, 0
+    while pending and per_seat < args.max_matches:
+        step = min(AUTO_ROUND, args.max_matches - per_seat)
+        played = _play_jobs(args, jobs_for(pending, step, args.seed + round_index), machines)
         if played is None:
-            return 130
-        results = played
-    else:
-        # Rounds with their own seeds (seed, seed + 1, ...), so every round adds new matches and a rerun
-        # resumes from results.jsonl. A game leaves the loop once its fitness interval is narrow enough.
-        pending, per_seat, round_index = list(playable), 0, 0
-        while pending and per_seat < args.max_matches:
-            step = min(AUTO_ROUND, args.max_matches - per_seat)
-            played = play(jobs_for(pending, step, args.seed + round_index))
-            if played is None:
-                return 130
-            results += played
-            per_seat += step
-            round_index += 1
-            if model is None:
-                break  # no RAPP model: nothing to make precise
-            narrow = set()
-            for game in pending:
-                interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model,
-                                      roles=roles[game.key])
-                found = interim.fitness.interval("fitness")
-                if not interim.fitness.playable or (found is not None and found.width < args.precision):
-                    narrow.add(game.key)
-            pending = [game for game in pending if game.key not in narrow]
+            return None
+        results += played
+        per_seat += step
+        round_index += 1
+        if model is None:
+            break  # no RAPP model: nothing to make precise
+        narrow = set()
         for game in pending:
-            print(f"ggp evaluate: {game.key}: the fitness interval is still wider than --precision {args.precision:g} "
-                  f"after {per_seat} matches per pairing and seat (--max-matches {args.max_matches}); "
-                  "the intervals reached are reported", file=sys.stderr)
-    by_game: dict[str, list[MatchResult]] = {}
+            interim = report_game(game.key, [r for r in results if r.game == game.key], specs, model,
+                                  roles=roles[game.key])
+            found = interim.fitness.interval("fitness")
+            if not interim.fitness.playable or (found is not None and found.width < args.precision):
+                narrow.add(game.key)
+        pending = [game for game in pending if game.key not in narrow]
+    for game in pending:
+        print(f"ggp evaluate: {game.key}: the fitness interval is still wider than --precision {args.precision:g} "
+              f"after {per_seat} matches per pairing and seat (--max-matches {args.max_matches}); "
+              "the intervals reached are reported", file=sys.stderr)
+    return results
+
+
+def _final_reports(args: argparse.Namespace, games: list[Any], results: list[Any], reports: dict[str, Any],
+                   specs: tuple[str, ...], model: Any, roles: dict[str, int], chosen: Any,
+                   intrinsic: dict[str, Any]) -> list[Any]:
+    """Each game's report in the order given (building OUT/model.json first with --build-model), written to
+    OUT/summary.json."""
+    from ggp.evaluation import report as report_module
+    from ggp.evaluation.evaluate import build_model, report_game
+
+    by_game: dict[str, list[Any]] = {}
     for result in results:
         by_game.setdefault(result.game, []).append(result)
     if args.build_model:
@@ -295,26 +340,44 @@ def run(args: argparse.Namespace) -> int:
                 reports[key] = replace(report, fitness=replace(report.fitness, reason="RAPP not asked for (--metrics)"))
     ordered = [replace(reports[g.key], intrinsic=intrinsic[g.key]) for g in games]
     report_module.write_json(ordered, args.out / "summary.json")
+    return ordered
+
+
+def _print_summary(args: argparse.Namespace, ordered: list[Any]) -> None:
+    """Write the HTML report; print the JSON summary (--json) or one line per game, its headline Ludii
+    metrics, and where the report is."""
+    from ggp.evaluation import report as report_module
+    from ggp.evaluation.report import fallback_note
+
     page = report_module.write_html(ordered, args.out)
     if args.json:
         print(json.dumps(report_module.summary(ordered), indent=2))
-    else:
-        for row in report_module.summary(ordered):
-            fitness = row["fitness"]
-            shown = "unplayable" if row["unplayable"] else "n/a" if fitness is None else f"{fitness:.3f}"
-            interval = row["fitness_interval"]
-            if isinstance(interval, list):
-                shown += f" (95% CI {interval[0]:.3f}-{interval[1]:.3f}; " + ", ".join(
-                    f"{key} {row[key]:.3f}" for key in ("D", "B", "Q") if isinstance(row[key], float)
-                ) + ")"
-            line = f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed {row['reason']}"
-            print(line.rstrip())
-            if fallback_note(row):  # the fitness then rests on moves some player did not choose
-                print(f"  {fallback_note(row)}")
-        for report in ordered:
-            headline = [f"{name} {measured.value:.3f}" for name in HEADLINE
-                        if (measured := report.metrics.get(name)) is not None and measured.value is not None]
-            if headline:
-                print(f"  {report.game}: " + ", ".join(headline) + f" ({len(report.metrics)} metrics in summary.json)")
-        print(f"report: {page}")
-    return 0
+        return
+    for row in report_module.summary(ordered):
+        print(_summary_line(row))
+        if fallback_note(row):  # the fitness then rests on moves some player did not choose
+            print(f"  {fallback_note(row)}")
+    for report in ordered:
+        headline = [f"{name} {measured.value:.3f}" for name in HEADLINE
+                    if (measured := report.metrics.get(name)) is not None and measured.value is not None]
+        if headline:
+            print(f"  {report.game}: " + ", ".join(headline) + f" ({len(report.metrics)} metrics in summary.json)")
+    print(f"report: {page}")
+
+
+def _summary_line(row: dict[str, Any]) -> str:
+    """``GAME: RAPP fitness F (95% CI ...), N matches, K failed; why the fitness is missing``.
+
+    >>> _summary_line({"game": "g", "unplayable": False, "fitness": None, "fitness_interval": None,
+    ...                "matches": 6, "failed": 0, "reason": "RAPP compares two players; this game has 3 roles"})
+    'g: RAPP fitness n/a, 6 matches, 0 failed; RAPP compares two players; this game has 3 roles'
+    """
+    fitness = row["fitness"]
+    shown = "unplayable" if row["unplayable"] else "n/a" if fitness is None else f"{fitness:.3f}"
+    interval = row["fitness_interval"]
+    if isinstance(interval, list):
+        shown += f" (95% CI {interval[0]:.3f}-{interval[1]:.3f}; " + ", ".join(
+            f"{key} {row[key]:.3f}" for key in ("D", "B", "Q") if isinstance(row[key], float)
+        ) + ")"
+    why = f"; {row['reason']}" if row["reason"] else ""
+    return f"{row['game']}: RAPP fitness {shown}, {row['matches']} matches, {row['failed']} failed{why}"

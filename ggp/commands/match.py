@@ -4,7 +4,10 @@ A player is ``random`` (played by the manager itself, never contacted), an ``htt
 running player, or a built-in player spec (``legal``, ``mcts:iterations=200``, ``minimax:h=WGCM``, ...)
 started as an in-process HTTP player on a loopback port; an SBG game plays on the SBG engine, as in
 every command. A player that refuses the game (START answered ``error: <reason>``) ends the match
-with that reason. ``--out`` writes the ggp.org match JSON. Exit 0 when the match completed, 1 when it
+with that reason. An ``http://`` player is pinged (INFO, as a GGP host and the manager's scheduler do)
+before anything starts: one that does not answer stops the command in one line. A player lost during the
+match has its moves played for it (the match's one WARNING and the result line count them).
+``--out`` writes the ggp.org match JSON. Exit 0 when the match completed, 1 when it
 was aborted or the input is bad.
 """
 
@@ -84,6 +87,35 @@ def _check_builtin_players(machine: Any, specs: list[str], gdl2: bool, game: str
             raise InputError(f"{game}: player {spec} cannot play role {machine.roles[index]}: {reason}")
 
 
+async def _check_reachable(transport: Any, specs: list[str]) -> None:
+    """Ping every ``http://`` player (:func:`ggp.manager.runner.ping_url`); raise :class:`InputError`
+    naming the first that cannot be reached (no answer, or no connection)."""
+    from ggp.errors import InputError
+    from ggp.manager.runner import PING_S, ping_url
+
+    urls = [spec for spec in specs if spec.startswith(("http://", "https://"))]
+    replies = await asyncio.gather(*(ping_url(transport, url, url) for url in urls))
+    for url, reply in zip(urls, replies):
+        if reply["status"] == "TO":
+            raise InputError(f"player {url} did not answer a ping (INFO) within {PING_S:g} s; is it running?")
+        if reply["status"] == "CE":
+            raise InputError(f"player {url} cannot be reached: {reply.get('note', '')}; is it running?")
+
+
+def _error_counts(record: Any, roles: list[str]) -> str:
+    """``xplayer 10 (its moves in 9 of 9 steps played for it)``, or ``none``: each role's messages that
+    failed, and how many of its moves the manager played for it."""
+    parts = []
+    for index, role in enumerate(roles):
+        failed = sum(1 for row in record.errors if row[index])
+        if failed:
+            played = sum(1 for row in record.errors[1:] if row[index])
+            steps = len(record.errors) - 1
+            parts.append(f"{role} {failed} (its moves in {played} of {steps} steps played for it)" if played
+                         else f"{role} {failed}")
+    return ", ".join(parts) or "none"
+
+
 async def _run(args: argparse.Namespace) -> int:
     from ggp.commands._games import load_game
     from ggp.commands._manager_glue import builtin_launcher, machine_factory
@@ -106,6 +138,8 @@ async def _run(args: argparse.Namespace) -> int:
         raise ValueError(f"{path.name} has {len(roles)} roles {roles}; give one --player per role")
     _check_builtin_players(machine, args.player, uses_sees(description), path.name)
     seed = args.seed if args.seed is not None else secrets.randbits(32)
+    async with HttpTransport() as transport:
+        await _check_reachable(transport, args.player)
     launchers: dict[str, AppLauncher] = {}
     launched: list[LaunchedPlayer] = []
     try:
@@ -138,8 +172,7 @@ async def _run(args: argparse.Namespace) -> int:
             await player.close()
     if args.out is not None:
         args.out.write_text(to_json(record, indent=1) + "\n")
-    counts = [sum(1 for row in record.errors if row[i]) for i in range(len(roles))]
-    errors = ", ".join(f"{role} {n}" for role, n in zip(roles, counts) if n) or "none"
+    errors = _error_counts(record, roles)
     if record.is_completed:
         goals = ", ".join(f"{role}={goal}" for role, goal in zip(roles, record.goal_values or ()))
         how = "a draw at the step cap" if record.end_reason == "step_cap" else "completed"

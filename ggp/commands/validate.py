@@ -10,6 +10,7 @@ import argparse
 import importlib
 import json
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -31,7 +32,7 @@ class _SimulateChecks(Protocol):
     """Signature of ``ggp.reasoner.simulate.simulate_checks`` (random-playout checks, spec §6.3)."""
 
     def __call__(self, description: Description, *, playouts: int, depth: int, seed: int,
-                 strict: bool, engine: str, limits: GroundingLimits | None) -> list[Finding]: ...
+                 strict: bool, engine: str, limits: GroundingLimits | None, counts: Any) -> list[Finding]: ...
 
 
 def register(subcommands: Any) -> None:
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             for finding in findings:
                 print(finding if finding.pos else f"{name}: {finding}")
             verdict = "invalid" if errors else "valid"
-            note = ", not simulated" if simulate is not None and not simulated else ""
+            note = ", not simulated" if simulate is not None and simulated is None else simulated or ""
             print(f"{name}: {verdict}, {_count(errors, 'error')}, "
                   f"{_count(len(findings) - errors, 'warning')}{note}")
     if args.json:
@@ -95,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_file(path: Path, args: argparse.Namespace,
-                simulate: _SimulateChecks | None) -> tuple[list[Finding], bool]:
-    """The findings for one file, and whether it was simulated (only statically valid games are)."""
+                simulate: _SimulateChecks | None) -> tuple[list[Finding], str | None]:
+    """The findings for one file, and, when it was simulated (only statically valid games are), what the
+    playouts did (:func:`_playouts_note`); ``None`` when it was not."""
     from ggp.commands._games import KIF_SUFFIXES, load_game
     from ggp.errors import GgpError, InputError
     from ggp.files import read_text
@@ -109,18 +111,45 @@ def _check_file(path: Path, args: argparse.Namespace,
         else:
             description = load_game(path, case_sensitive=args.case_sensitive).description
     except InputError as exc:
-        return [Finding("error", "syntax", exc.message, exc.pos)], False
+        return [Finding("error", "syntax", exc.message, exc.pos)], None
     except OSError as exc:
-        return [Finding("error", "io", f"cannot read the file: {exc.strerror or exc}")], False
+        return [Finding("error", "io", f"cannot read the file: {exc.strerror or exc}")], None
     findings = validate(description, strict=args.strict)
     if simulate is None or any(f.severity == "error" for f in findings):
-        return findings, False
+        return findings, None
+    counts = _PlayoutCount()
+    started = time.monotonic()
     try:
         findings += simulate(description, playouts=args.simulate, depth=args.depth, seed=args.seed,
-                             strict=args.strict, engine=args.engine, limits=grounding_limits(args))
+                             strict=args.strict, engine=args.engine, limits=grounding_limits(args), counts=counts)
     except GgpError as exc:
         findings.append(Finding("error", "simulate", str(exc)))
-    return findings, True
+    return findings, _playouts_note(counts.played, counts.failed, args.simulate, time.monotonic() - started)
+
+
+class _PlayoutCount:
+    """Filled by the simulation (``ggp.reasoner.simulate.PlayoutCount``'s fields), which may be absent."""
+
+    def __init__(self) -> None:
+        self.played = 0
+        self.failed = 0
+
+
+def _playouts_note(played: int, failed: int, asked: int, seconds: float) -> str:
+    """``; 20 random playouts in 0.4 s, none failed`` (a game that cannot be grounded plays none).
+
+    >>> _playouts_note(20, 0, 20, 0.42)
+    '; 20 random playouts in 0.4 s, none failed'
+    >>> _playouts_note(3, 1, 3, 2.0)
+    '; 3 random playouts in 2.0 s, 1 failed (its error is above)'
+    >>> _playouts_note(0, 0, 5, 0.1)
+    '; none of the 5 random playouts was played (the error above stopped them)'
+    """
+    if played == 0:
+        return f"; none of the {asked} random playouts was played (the error above stopped them)"
+    errors = "its error is" if failed == 1 else "their errors are"
+    outcome = f"{failed} failed ({errors} above)" if failed else "none failed"
+    return f"; {_count(played, 'random playout')} in {seconds:.1f} s, {outcome}"
 
 
 def _count(number: int, noun: str) -> str:

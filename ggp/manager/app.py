@@ -44,11 +44,11 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager import archive, repository, scheduler
+from ggp.manager import archive, repository, scheduler, streams
 from ggp.manager.fields import read_json, reject_unknown
-from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
+from ggp.manager.human import HUMAN_KIND, HumanSeat, NotYourTurn, human_view
 from ggp.manager.match_requests import MatchRequest
-from ggp.manager.records import MatchRecord, to_dict
+from ggp.manager.records import MatchRecord
 from ggp.manager.service import GameRejected, Manager
 from ggp.manager.store import OVERALL, MatchSummary
 from ggp.manager.tournament import MAX_TOURNAMENT_BODY, spec_from_mapping, spec_from_yaml
@@ -62,7 +62,6 @@ ALLOWED_HOSTS = web.AppKey("allowed_hosts", frozenset)
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_BODY = 2 * 1024 * 1024
 """Largest request body accepted (a big KIF game is well under this)."""
-SSE_PING_S = 15.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -86,6 +85,9 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise
     except asyncio.CancelledError:
         raise
+    except ConnectionResetError:  # the client went away (a closed tab): normal, and nobody to answer
+        log.debug("client left during %s %s", request.method, request.path)
+        return _error(499, "client closed the connection")  # aiohttp drops it quietly: nowhere to write
     except Exception:
         log.exception("internal error on %s %s", request.method, request.path)
         return _error(500, "internal error; see the manager's log")
@@ -328,24 +330,17 @@ def _record_or_404(request: web.Request) -> MatchRecord:
     return record
 
 
-def _sealed_for_spectators(manager: Manager, record: MatchRecord) -> bool:
-    """True while a person plays a running GDL-II match: spectators then see no state, move or percept
-    (:func:`ggp.manager.human.sealed`), or the person could read the hidden information off them."""
-    return record.gdl2 and not record.finished and bool(manager.human_seats(record.match_id))
-
-
-def _spectator_dict(manager: Manager, record: MatchRecord) -> dict[str, Any]:
-    if _sealed_for_spectators(manager, record):
-        return {**to_dict(sealed(record)), "x-sealed": True}
-    return to_dict(record)
-
-
 async def get_match(request: web.Request) -> web.Response:
+    """The match record as a spectator may see it; ``?view=1`` adds what the match page draws besides
+    (``x-board``, ``x-endWhy``), for its ``?static=1`` view that reads the record once."""
     record = _record_or_404(request)
     headers = {}
     if request.query.get("download"):
         headers["Content-Disposition"] = f'attachment; filename="{record.match_id}.json"'
-    text = json.dumps(_spectator_dict(request.app[MANAGER], record), indent=1)
+    data = streams.spectator_dict(request.app[MANAGER], record)
+    if request.query.get("view"):
+        data.update(await streams.page_extras(request.app[MANAGER], record))
+    text = json.dumps(data, indent=1)
     return web.Response(text=text, content_type="application/json", headers=headers)
 
 
@@ -399,79 +394,6 @@ async def human_move(request: web.Request) -> web.Response:
     except NotYourTurn as exc:
         return _error(409, str(exc))
     return web.json_response({"move": seat.spell(move)})
-
-
-async def _sse(request: web.Request) -> web.StreamResponse:
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
-    await response.prepare(request)
-    return response
-
-
-async def _send(response: web.StreamResponse, event: str, data: Any) -> None:
-    await response.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
-
-
-async def match_events(request: web.Request) -> web.StreamResponse:
-    """A snapshot of the record, then one event per step, then ``end`` with the final record."""
-    manager = request.app[MANAGER]
-    match_id = request.match_info["id"]
-    queue = manager.subscribe(match_id)
-    record = manager.live(match_id)
-    if record is None:
-        raise web.HTTPNotFound(reason="unknown match")
-    board = await manager.match_board(record)
-    response = await _sse(request)
-    await _send(response, "snapshot", {**_spectator_dict(manager, record), "x-board": board})
-    if queue is None or record.finished:
-        await _send(response, "end", {**to_dict(record), "x-board": board})
-        return response
-    sent = record.step
-    try:
-        while True:
-            try:
-                event, current = await asyncio.wait_for(queue.get(), SSE_PING_S)
-            except TimeoutError:
-                await response.write(b": ping\n\n")
-                continue
-            hidden = _sealed_for_spectators(manager, current)
-            for step in range(sent + 1, current.step + 1):
-                data = {"step": step, "state": SEALED_STATE if hidden else current.states[step],
-                        "moves": [SEALED_MOVE] * len(current.roles) if hidden else list(current.moves[step - 1]),
-                        "errors": list(current.errors[step]), "time": current.state_times[step]}
-                if current.gdl2 and not hidden and step <= len(current.percepts):
-                    data["percepts"] = [list(seen) for seen in current.percepts[step - 1]]
-                await _send(response, "step", data)
-            sent = current.step
-            if event == "start":
-                await _send(response, "start", {"errors": list(current.errors[0])})
-            if event == "end":
-                await _send(response, "end", {**to_dict(current), "x-board": board})
-                break
-    except ConnectionResetError:
-        log.debug("event stream of match %s closed by the client", match_id)
-    finally:
-        manager.unsubscribe(match_id, queue)
-    return response
-
-
-async def feed_events(request: web.Request) -> web.StreamResponse:
-    """Dashboard feed: one event per match created or ended."""
-    manager = request.app[MANAGER]
-    queue = manager.subscribe_feed()
-    response = await _sse(request)
-    try:
-        while True:
-            try:
-                note = await asyncio.wait_for(queue.get(), SSE_PING_S)
-            except TimeoutError:
-                await response.write(b": ping\n\n")
-                continue
-            await _send(response, "match", note)
-    except ConnectionResetError:
-        log.debug("dashboard feed closed by the client")
-    finally:
-        manager.unsubscribe_feed(queue)
-    return response
 
 
 # --- tournaments and ratings ------------------------------------------------------------------------
@@ -550,8 +472,12 @@ def _agon_ratings(request: web.Request) -> web.Response:
     })
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(STATIC_DIR / "index.html")
+async def index(request: web.Request) -> web.Response:
+    """The UI's one page; its ``<body data-admin-token>`` says whether actions need the admin token
+    (``required``) or not (``none``), so the UI shows no button that can only fail."""
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    needed = "required" if request.app[TOKEN] else "none"
+    return web.Response(text=page.replace("<body>", f'<body data-admin-token="{needed}">', 1), content_type="text/html")
 
 
 async def _close_manager(app: web.Application) -> AsyncIterator[None]:
@@ -584,7 +510,6 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_get("/api/matches", list_matches)
     add.add_post("/api/matches", create_match)
     add.add_get("/api/matches/{id}", get_match)
-    add.add_get("/api/matches/{id}/events", match_events)
     add.add_post("/api/matches/{id}/abort", abort_match)
     add.add_get("/api/matches/{id}/human/{role}", human_state)
     add.add_post("/api/matches/{id}/human/{role}/move", human_move)
@@ -593,6 +518,6 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_get("/api/tournaments/{id}", get_tournament)
     add.add_post("/api/tournaments/{id}/abort", abort_tournament)
     add.add_get("/api/ratings", get_ratings)
-    add.add_get("/api/events", feed_events)
+    streams.add_routes(app, manager)
     app.cleanup_ctx.append(_close_manager)
     return app

@@ -45,9 +45,9 @@ from ggp.protocol.messages import uses_sees
 from ggp.reasoner.machine import PerceptMachine, Role, State, StateMachine
 
 __all__ = [
-    "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
+    "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "PING_S", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
     "STEP_CAP_OUTCOMES", "Deadlines", "Event", "HttpSeat", "HttpTransport", "MatchConfig", "MatchObserver",
-    "MatchRun", "Seat", "StepCapOutcome", "Transport", "check_roles", "rules_hash", "run_match",
+    "MatchRun", "Seat", "StepCapOutcome", "Transport", "check_roles", "ping_url", "rules_hash", "run_match",
     "with_chance_seat",
 ]
 
@@ -187,6 +187,26 @@ class HttpTransport:
         return data.decode("ascii", "replace")
 
 
+PING_S = 1.0
+"""How long a ping (INFO) waits for its answer, connecting included."""
+
+
+async def ping_url(transport: Transport, url: str, receiver: str) -> dict[str, str]:
+    """Send INFO to the player at ``url`` (:data:`PING_S`), as a GGP host pings before a match:
+    ``{"status": available|busy|TO|CE|bad reply, ...}`` with ``name``/``species`` or a ``note``.
+    Never raises for the player's faults."""
+    try:
+        reply = await transport.send(url, wire.info_text(), PING_S, PING_S, receiver)
+    except TimeoutError:
+        return {"status": "TO"}
+    except ConnectionError as exc:
+        return {"status": "CE", "note": str(exc)[:200]}
+    info = wire.parse_info(reply)
+    if info is None:  # the reply itself is not shown: the ping must not fetch any page for its caller
+        return {"status": "bad reply", "note": f"not an INFO reply ({len(reply)} characters)"}
+    return {"status": info.status, "name": info.name or "", "species": info.species or ""}
+
+
 def rules_hash(description: Description) -> str:
     """A short hash of the canonical rules text, for ``x-rulesHash`` (comments and layout ignored)."""
     return hashlib.sha256(to_kif(description).encode()).hexdigest()[:16]
@@ -235,11 +255,11 @@ class HttpSeat:
         log.debug("match %s -> %s (%s): %s", self.match_id, self.role, self.name, body[:200])
         try:
             reply = await self.transport.send(self.url, body, timeout_s, self.deadlines.connect_s, self.name)
-        except TimeoutError:
-            log.warning("match %s: role %s (%s) timed out", self.match_id, self.role, self.name)
+        except TimeoutError:  # INFO: the match loop logs one WARNING per match with the counts
+            log.info("match %s: role %s (%s) timed out", self.match_id, self.role, self.name)
             return "TO", ""
         except ConnectionError as exc:
-            log.warning("match %s: role %s (%s) connection error: %s", self.match_id, self.role, self.name, exc)
+            log.info("match %s: role %s (%s) connection error: %s", self.match_id, self.role, self.name, exc)
             return "CE", ""
         log.debug("match %s <- %s: %s", self.match_id, self.role, reply[:200])
         return "", reply
@@ -266,7 +286,7 @@ class HttpSeat:
             return Answer(code)
         move = wire.parse_reply_move(reply)
         if move is None:
-            log.warning("match %s: role %s (%s) unparseable reply %r", self.match_id, self.role, self.name,
+            log.info("match %s: role %s (%s) unparseable reply %r", self.match_id, self.role, self.name,
                         reply[:80])
         return Answer(move=move)
 

@@ -19,7 +19,6 @@ from typing import Any
 
 from ggp.errors import GgpError, InputError
 from ggp.gdl.terms import Term
-from ggp.manager import wire
 from ggp.manager.agon import AgonTable
 from ggp.manager.boards import recognise_board
 from ggp.manager.human import HUMAN_KIND, HumanSeat
@@ -31,7 +30,7 @@ from ggp.manager.reasoning import GameSlot, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.repository import BrokenGame, RepositoryIndex, scan
-from ggp.manager.runner import CHANCE_ROLE, Event, HttpTransport, MatchConfig, MatchRun, Seat, Transport, check_roles
+from ggp.manager.runner import CHANCE_ROLE, Event, HttpTransport, MatchConfig, MatchRun, Seat, Transport, check_roles, ping_url
 from ggp.manager.store import GameRow, PlayerRow, Store
 from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
 from ggp.manager.urls import url_problem
@@ -262,22 +261,14 @@ class Manager:
         return self.store.add_player(name, "builtin", builtin=builtin)
 
     async def ping(self, name: str) -> dict[str, str]:
-        """Send INFO to a remote player (1 s deadline): ``{"status": available|busy|TO|CE|bad reply, ...}``."""
+        """Send INFO to a remote player (1 s deadline): ``{"status": available|busy|TO|CE|bad reply, ...}``, by
+        :func:`ggp.manager.runner.ping_url`, the ping ``ggp match`` sends before a match."""
         row = self.store.player(name)
         if row is None:
             raise InputError(f"unknown player {name!r}")
         if row.kind != "remote" or row.url is None:
             return {"status": "available", "note": "played inside the manager"}
-        try:
-            reply = await self.transport.send(row.url, wire.info_text(), 1.0, 1.0, name)
-        except TimeoutError:
-            return {"status": "TO"}
-        except ConnectionError as exc:
-            return {"status": "CE", "note": str(exc)[:200]}
-        info = wire.parse_info(reply)
-        if info is None:  # the reply itself is not shown: the ping must not fetch any page for its caller
-            return {"status": "bad reply", "note": f"not an INFO reply ({len(reply)} characters)"}
-        return {"status": info.status, "name": info.name or "", "species": info.species or ""}
+        return await ping_url(self.transport, row.url, name)
 
     def resolve_player(self, name: str) -> PlayerRow:
         """A registered player by name; an ``http://`` URL is registered on first use."""

@@ -208,6 +208,8 @@ class _Match:
         self.rng = random.Random(seed)
         self._troubles = Tally()
         """Fallback moves by role, player and kind (TO, IL, ...): one WARNING when the match ends."""
+        self._missed_start: list[str] = []
+        """``role (player) code`` of each seat whose START failed, in that same WARNING."""
         self.rules = rules
         self.listener = listener
         self.wedge_s = wedge_s
@@ -237,8 +239,9 @@ class _Match:
 
         answers = await self._each(one)
         for index, answer in enumerate(answers):
-            if answer.code:
-                log.warning("%s: START %s", self._where(index), answer.code)
+            if answer.code:  # INFO: the match's end logs it in its one WARNING
+                log.info("%s: START %s", self._where(index), answer.code)
+                self._missed_start.append(f"{self.roles[index]} ({self.names[index]}) {answer.code}")
         if self.listener is not None:
             self.listener.started(tuple(answer.code for answer in answers))
         log.info("match %s started: %s", self.info.match_id, ", ".join(self.names))
@@ -287,8 +290,11 @@ class _Match:
         self.ending = ending
         log.info("match %s ended after %d steps: %s%s", self.info.match_id, ending.steps, ending.reason,
                  f" ({ending.detail})" if ending.detail else f", goals {ending.goals}")
+        troubles = [f"START not answered by {', '.join(self._missed_start)}"] if self._missed_start else []
         if self._troubles.counts:
-            log.warning("match %s: fallback moves played for %s", self.info.match_id, self._troubles.summary())
+            troubles.append(f"fallback moves played for {self._troubles.summary()}")
+        if troubles:
+            log.warning("match %s: %s", self.info.match_id, "; ".join(troubles))
         if self.listener is not None:
             self.listener.ended(ending)
 

@@ -167,6 +167,15 @@ def _base_and_inputs(
     return base, inputs
 
 
+@dataclass(slots=True)
+class PlayoutCount:
+    """What :func:`simulate_checks` played: playouts started, and those that failed (an error ended them
+    before a terminal state's goals were read: S1, S2, S3, S4)."""
+
+    played: int = 0
+    failed: int = 0
+
+
 def simulate_checks(
     description: Description,
     *,
@@ -176,12 +185,15 @@ def simulate_checks(
     strict: bool = False,
     engine: str = "clingo",
     limits: GroundingLimits | None = None,
+    counts: PlayoutCount | None = None,
 ) -> list[Finding]:
-    """Run ``playouts`` seeded random playouts (at most ``depth`` joint moves each) and return the findings.
+    """Run ``playouts`` seeded random playouts (at most ``depth`` joint moves each) and return the findings;
+    ``counts``, when given, is filled with how many were played and failed.
 
     Errors come first. A game the reasoner cannot ground yields one ``grounding`` error naming the
-    phase instead of raising.
+    phase instead of raising (no playout is played).
     """
+    counts = counts if counts is not None else PlayoutCount()
     report = _Report()
     try:
         machine = make_machine(description, engine, limits, validate=False)
@@ -204,8 +216,11 @@ def simulate_checks(
         except GgpError as exc:
             report.add("error", "S4-transition", f"playout {playout + 1}: the reasoner failed: {exc}")
             goals = None
+        counts.played += 1
         if goals is not None:
             results.append(goals)
+        else:
+            counts.failed += 1
     if results:
         # GDL-II's nature role ``random`` plays no strategy, so winnability and sums ignore it.
         players = [(index, role) for index, role in enumerate(machine.roles) if str(role) != "random"]

@@ -1,7 +1,8 @@
 """Fixtures for the web UI tests: a live manager on a loopback port and the system Chromium.
 
 The manager runs in a background thread with its own event loop, a temporary SQLite database, the
-clingo reasoner and three kinds of built-in player: ``random`` (played by the manager itself),
+clingo reasoner, end reasons for SBG games (as ``ggp serve`` and ``ggp demo`` have) and three kinds
+of built-in player: ``random`` (played by the manager itself),
 ``legal`` and ``slow`` (an in-process HTTP player that waits :data:`SLOW_MOVE_S` before each random
 legal move, so a browser can watch a match move by move). Chromium is Debian's ``/usr/bin/chromium``
 driven by Playwright; ``playwright install`` is never needed. Everything skips with a reason when
@@ -87,6 +88,7 @@ class ManagerThread:
         self.call(self._start())
 
     async def _start(self) -> None:
+        from ggp.commands._end_reasons import SbgEndReasons
         from ggp.commands._manager_glue import board_fluents, game_translators, machine_factory
         from ggp.commands._manager_server import load_games, open_store, start_server
         from ggp.commands._piece_images import shape_cache
@@ -103,7 +105,7 @@ class ManagerThread:
         })
         manager = Manager(open_store(str(self.db)), machines, launcher, ManagerSettings(suspend_after=self.suspend_after),
                           translators=game_translators(), fluent_domain=board_fluents,
-                          piece_images=shape_cache(str(self.db)))
+                          piece_images=shape_cache(str(self.db)), end_reasons=SbgEndReasons())
         self._server = await start_server(manager, "127.0.0.1", 0, self.token)
         self.url = self._server.url
         await load_games(manager, [path for path in (TIC_TAC_TOE, ROCK_PAPER_SCISSORS) if path.is_file()])

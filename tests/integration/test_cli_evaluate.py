@@ -163,7 +163,7 @@ def test_evaluate_reports_ludii_metrics_for_a_three_player_game(tmp_path: Path, 
             "--out", str(out)]
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert "RAPP compares two players; this game has 3 roles" in text
+    assert "threePlayerTicTacToe: RAPP fitness n/a, 6 matches, 0 failed; RAPP compares two players; this game has 3 roles" in text
     assert "  threePlayerTicTacToe: Balance " in text and "metrics in summary.json" in text
     games = {g["game"]: g for g in json.loads((out / "summary.json").read_text())["games"]}
     three = games["threePlayerTicTacToe"]

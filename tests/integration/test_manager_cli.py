@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
 import signal
 import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
 from ggp.cli import main
 from ggp.commands._manager_server import check_exposure, is_loopback
 from ggp.errors import InputError
 from ggp.manager.records import from_json
 from tests.conftest import KIF_DIR
+from tests.helpers.fake_players import FakePlayer, dropping
+from tests.helpers.network import free_port
 from tests.prerequisites import needs
 
 TICTACTOE = KIF_DIR / "ticTacToe" / "ticTacToe.kif"
@@ -74,6 +80,58 @@ def test_match_command_refuses_bad_games_and_players_in_one_line(tmp_path: Path,
     assert err.startswith("ggp match: invalid game:") and "\n" not in err
     assert main(["match", "no-such-game", "--player", "random"]) == 1
     assert "no game" in capsys.readouterr().err
+
+
+@needs_tictactoe
+def test_match_command_stops_in_one_line_when_a_player_url_does_not_answer(
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    url = f"http://127.0.0.1:{free_port()}/"  # nothing listens there
+    assert main(["match", "ticTacToe", "--player", url, "--player", "random", "--seed", "0"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"ggp match: player {url} cannot be reached:") and "is it running?" in captured.err
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def _serve_in_a_thread(app: web.Application) -> tuple[str, threading.Event]:
+    """Serve ``app`` on a free loopback port from a thread with its own event loop until the event is set."""
+    port, ready, stop = free_port(), threading.Event(), threading.Event()
+
+    def serve() -> None:
+        async def main_loop() -> None:
+            runner = web.AppRunner(app)
+            await runner.setup()
+            await web.TCPSite(runner, "127.0.0.1", port).start()
+            ready.set()
+            while not stop.is_set():
+                await asyncio.sleep(0.02)
+            await runner.cleanup()
+
+        asyncio.run(main_loop())
+
+    threading.Thread(target=serve, daemon=True).start()
+    assert ready.wait(10)
+    return f"http://127.0.0.1:{port}/", stop
+
+
+@needs_tictactoe
+def test_match_command_reports_a_player_lost_mid_match_once_with_its_count(
+        capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    # oplayer answers its first PLAY (noop, legal) and drops the connection on every later message.
+    player = FakePlayer(dropping("noop", from_play=2))
+    url, stop = _serve_in_a_thread(player.app())
+    try:
+        assert main(["match", "ticTacToe", "--player", "random", "--player", url, "--seed", "0",
+                     "--playclock", "1", "--quiet"]) == 0
+    finally:
+        stop.set()
+    out = capsys.readouterr().out
+    record_steps = int(re.search(r"completed after (\d+) steps", out).group(1))  # type: ignore[union-attr]
+    lost = record_steps - 1
+    assert f"errors: oplayer {lost} (its moves in {lost} of {record_steps} steps played for it)" in out
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1, warnings
+    assert f"fallback moves played for {lost} moves: {lost} x oplayer ({url}) CE" in warnings[0]
 
 
 @needs_tictactoe

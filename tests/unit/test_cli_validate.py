@@ -8,6 +8,7 @@ import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,9 +195,10 @@ def test_simulate_runs_the_reasoner_checks_on_statically_valid_games(
     calls: list[tuple[int, int, int, bool, int]] = []
 
     def simulate_checks(description: Description, *, playouts: int, depth: int, seed: int,
-                        strict: bool, engine: str, limits: object) -> list[Finding]:
+                        strict: bool, engine: str, limits: object, counts: Any) -> list[Finding]:
         assert engine == "auto"
         calls.append((playouts, depth, seed, strict, len(description.rules)))
+        counts.played, counts.failed = playouts, 1
         return [Finding("error", "s1", "depth bound hit in playout 1")]
 
     fake = types.ModuleType("ggp.reasoner.simulate")
@@ -209,8 +211,18 @@ def test_simulate_runs_the_reasoner_checks_on_statically_valid_games(
     assert calls == [(7, 50, 3, True, 8)]  # the statically invalid game is not simulated
     out = capsys.readouterr().out.splitlines()
     assert f"{good}: error[s1]: depth bound hit in playout 1" in out
-    assert f"{good}: invalid, 1 error, 0 warnings" in out
+    verdict = next(line for line in out if line.startswith(f"{good}: invalid"))
+    assert re.fullmatch(rf"{re.escape(str(good))}: invalid, 1 error, 0 warnings; 7 random playouts in \d+\.\d s, "
+                        r"1 failed \(its error is above\)", verdict), verdict
     assert f"{bad}: invalid, 1 error, 0 warnings, not simulated" in out
+
+
+def test_simulate_says_how_many_playouts_it_played_and_that_none_failed(capsys: pytest.CaptureFixture[str]) -> None:
+    game = ROOT / "kif" / "ticTacToe" / "ticTacToe.kif"
+    assert main(["validate", "--simulate", "20", "--engine", "clingo", str(game)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert re.fullmatch(rf"{re.escape(str(game))}: valid, 0 errors, 0 warnings; 20 random playouts in \d+\.\d s, none failed",
+                        line), line
 
 
 @pytest.mark.parametrize("path", kif_games(), ids=lambda p: p.stem)

@@ -127,7 +127,7 @@ async def test_an_sbg_game_is_translated_on_upload_stored_as_kif_and_playable(
 
 async def test_the_ui_offers_every_upload_format(aiohttp_client: ClientFactory, manager: Manager) -> None:
     client = await aiohttp_client(create_app(manager))
-    script = await (await client.get("/static/app.js")).text()
+    script = await (await client.get("/static/pages.js")).text()
     assert "X-Game-Formats" in script and "[format.value]: kif.value" in script
     await asyncio.sleep(0)
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
+import socket
+import struct
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -21,6 +25,7 @@ from ggp.manager.tournament import MAX_MATCHES
 from ggp.reasoner.machine import StateMachine
 from tests.helpers.fake_players import FakePlayer, late
 from tests.helpers.manager_machines import COUNTER_KIF, NIM_KIF, TICTACTOE_KIF
+from tests.unit.manager.test_static_modules import page_scripts
 
 Client = TestClient[web.Request, web.Application]
 ClientFactory = Callable[[web.Application], Awaitable[Client]]
@@ -224,9 +229,13 @@ async def test_players_failing_matches_in_a_row_are_suspended(aiohttp_client: Cl
 async def test_the_web_ui_is_served(aiohttp_client: ClientFactory, manager: Manager) -> None:
     client = await aiohttp_client(create_app(manager))
     page = await client.get("/")
-    assert page.status == 200 and "/static/app.js" in await page.text()
-    script = await (await client.get("/static/app.js")).text()
-    assert ".innerHTML" not in script and "insertAdjacentHTML" not in script and "createTextNode" in script
+    text = await page.text()
+    assert page.status == 200 and "/static/app.js" in text and '<body data-admin-token="none">' in text
+    scripts = [await (await client.get(f"/static/{name}")).text() for name in page_scripts()]
+    assert all(".innerHTML" not in script and "insertAdjacentHTML" not in script for script in scripts)
+    assert any("createTextNode" in script for script in scripts)
+    guarded = await aiohttp_client(create_app(manager, token="a-long-enough-token"))
+    assert '<body data-admin-token="required">' in await (await guarded.get("/")).text()
 
 
 async def test_ping_sends_info_and_reports_the_status(
@@ -309,3 +318,42 @@ async def test_a_stored_game_the_reasoner_cannot_run_has_no_board_and_the_page_s
     finally:
         await manager.close()
         store.close()
+
+
+async def _read_then_hang_up(port: int, path: str, read_bytes: int, reset: bool) -> None:
+    """Open ``path`` as a browser's EventSource does, read ``read_bytes`` of the answer (0: none), then go
+    away: a reset (``reset``, as a closed tab's socket) or a plain close."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    await writer.drain()
+    if read_bytes:
+        await reader.readexactly(read_bytes)
+    if reset:
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.close()
+
+
+async def test_a_client_leaving_a_live_event_stream_logs_nothing_above_debug(
+    aiohttp_client: ClientFactory, aiohttp_server: ServerFactory, manager: Manager, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = await client_with_games(aiohttp_client, manager)
+    slow = await aiohttp_server(FakePlayer(late("(step 1)", 0.05)).app())
+    caplog.set_level(logging.DEBUG)
+    response = await client.post("/api/matches", json={"game": "counter", "players": [str(slow.make_url("/")), "random"]})
+    match_id = (await response.json())["matchId"]
+    path, port = f"/api/matches/{match_id}/events", client.server.port
+    assert port is not None
+    for attempt in range(12):  # hang up before, during and after the snapshot, and while steps arrive
+        await _read_then_hang_up(port, path, (0, 1, 60, 400)[attempt % 4], reset=attempt % 2 == 0)
+        await asyncio.sleep(0.03)
+    assert not (await finished(client, match_id))["isAborted"]
+    await _read_then_hang_up(port, path, 1, reset=True)  # and once on a finished match
+    await asyncio.sleep(0.1)
+    # A client that goes away is normal: nothing above DEBUG from the app or aiohttp's server (its access log
+    # lines are INFO for every request), no ERROR anywhere, no traceback.
+    loud = [r for r in caplog.records if r.levelno >= logging.ERROR
+            or (r.levelno > logging.DEBUG
+                and r.name in ("ggp.manager.app", "ggp.manager.streams", "aiohttp.server", "aiohttp.web"))]
+    assert loud == [], [r.getMessage() for r in loud]
+    assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records if r.exc_info]
