@@ -18,7 +18,9 @@ counted as fractional successes, :func:`ggp.evaluation.stats.wilson`), and every
 recorded against either side. Each match appends one JSON line (goals, seats, errors per side, the
 1-minute load average before and after, the commit of our player's code) to ``--out`` as it ends; a
 rerun skips the matches already in it, so a long run goes in pieces (``table`` reads every
-``benchmarks/data/vs_sancho_*.jsonl``).
+``benchmarks/data/vs_sancho_*.jsonl``). Every match has a fresh Sancho and a fresh player of ours, so a crash
+decides no later match; a match in which Sancho answered no PLAY is a set-up failure, shown apart from the
+points, and checkers (where Sancho's propnet build runs out of memory) is reported apart from the overall.
 
 Usage: python benchmarks/vs_sancho.py run [--clock 10/2] [--matches 10] [--games ticTacToe ...] [--out FILE]
        python benchmarks/vs_sancho.py table [FILE ...] [--games ticTacToe ...]
@@ -60,9 +62,18 @@ GAMES = {
     "chineseCheckers3": "chineseCheckers3",
     "reversi": "reversi",
     "knightsTour": "knightsTour",
+    "pentago": "pentago",
+    "sheepAndWolf": "sheepAndWolf",
+    "checkersTiny": "checkersTiny",
 }
 """Name -> corpus file stem: turn-taking classics, checkers, a simultaneous-move game, a 3-player game, a
-large-branching game and a one-player puzzle (the corpus connectFour: Sancho crashes on kif/'s)."""
+large-branching game and a one-player puzzle (the corpus connectFour: Sancho crashes on kif/'s); then
+games of other kinds from the corpus that Sancho builds within a 10 s start clock (pentago: place and rotate;
+sheepAndWolf: asymmetric pursuit; checkersTiny: checkers on a board Sancho's propnet can build)."""
+
+APART = frozenset({"checkers"})
+"""Games reported apart and counted in no overall row: Sancho's propnet build runs out of memory on checkers,
+so its matches measure a crash, not play (../shared/peer/sancho/README)."""
 
 ERROR_KINDS = ("TO", "IL", "CE")
 
@@ -103,6 +114,17 @@ def error_counts(match: dict[str, object], seats: list[int]) -> dict[str, int]:
     return {kind: counts[kind] for kind in ERROR_KINDS}
 
 
+def silent(match: dict[str, object], seats: list[int]) -> bool:
+    """True when the given seats answered no PLAY of the match (every step holds an error for each): a
+    set-up failure of that side (e.g. a propnet build still running or out of memory), not play.
+
+    >>> silent({"errors": [["", "TO"], ["", "TO"]]}, [1]), silent({"errors": [["", "TO"], ["", ""]]}, [1])
+    (True, False)
+    """
+    steps = cast(list[list[str]], match.get("errors", []))
+    return bool(steps) and all(step[seat] for step in steps for seat in seats)
+
+
 def share(ours: float, theirs: float) -> float:
     """Our share of the points: ours / (ours + theirs), 0.5 when both are 0.
 
@@ -140,24 +162,23 @@ def run(args: argparse.Namespace) -> None:
     LOGS.mkdir(parents=True, exist_ok=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     for game in args.games:
-        indices = todo(args, game)
-        if not indices:
-            continue
         kif = CORPUS / f"{GAMES[game]}.kif"
         n_roles = roles_of(kif)
-        commit = describe()  # the code the player process started below runs
-        with ExitStack() as stack:
-            ours = stack.enter_context(serving(partial(our_player, args.player, cpus="1"), LOGS / "ours.log", "our player"))
-            sanchos = [stack.enter_context(serving(partial(sancho, Path(stack.enter_context(tempfile.TemporaryDirectory()))),
-                                                   LOGS / f"sancho{i}.log", "Sancho"))
-                       for i in range(max(1, n_roles - 1))]
-            for index in indices:
+        for index in todo(args, game):
+            commit = describe()  # the code the player process started below runs
+            # A fresh Sancho and a fresh player of ours for every match: a crash decides no later match.
+            with ExitStack() as stack:
+                ours = stack.enter_context(serving(partial(our_player, args.player, cpus="1"), LOGS / "ours.log",
+                                                   "our player"))
+                sanchos = [stack.enter_context(serving(partial(sancho, Path(stack.enter_context(
+                    tempfile.TemporaryDirectory()))), LOGS / f"sancho{i}.log", "Sancho"))
+                    for i in range(max(1, n_roles - 1))]
                 row = play_one(kif, n_roles, index, ours, sanchos, args.clock)
-                row = {"game": game, "player": args.player, "clock": str(args.clock), "index": index,
-                       "commit": commit, **row}
-                with args.out.open("a") as out:
-                    out.write(json.dumps(row) + "\n")
-                print(json.dumps(row), flush=True)
+            row = {"game": game, "player": args.player, "clock": str(args.clock), "index": index, "commit": commit,
+                   **row}
+            with args.out.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+            print(json.dumps(row), flush=True)
 
 
 def play_one(kif: Path, n_roles: int, index: int, ours: str, sanchos: list[str], clock: Clock) -> dict[str, object]:
@@ -175,7 +196,8 @@ def play_one(kif: Path, n_roles: int, index: int, ours: str, sanchos: list[str],
             goals = [cast(list[int], m["goalValues"])[0] for m in (mine, theirs)]
             row |= {"goals": {"ours": goals[0], "sancho": goals[1]}, "share": share(goals[0], goals[1]),
                     "errors": {"ours": error_counts(mine, [0]), "sancho": error_counts(theirs, [0])},
-                    "steps": [len(cast(list[object], m.get("moves", []))) for m in (mine, theirs)]}
+                    "steps": [len(cast(list[object], m.get("moves", []))) for m in (mine, theirs)],
+                    "sancho_silent": silent(theirs, [0])}
     else:
         seat = index % n_roles
         others = iter(sanchos)
@@ -190,25 +212,30 @@ def play_one(kif: Path, n_roles: int, index: int, ours: str, sanchos: list[str],
             row |= {"goals": goals, "share": share(goals[seat], theirs_mean),
                     "errors": {"ours": error_counts(match, [seat]),
                                "sancho": error_counts(match, [r for r in range(n_roles) if r != seat])},
-                    "steps": len(cast(list[object], match.get("moves", [])))}
+                    "steps": len(cast(list[object], match.get("moves", []))),
+                    "sancho_silent": silent(match, [r for r in range(n_roles) if r != seat])}
     return row | {"load": [load_before, load_average()], "seconds": round(time.time() - started, 1)}
 
 
 def summarize(rows: list[dict[str, object]]) -> Iterator[str]:
-    """Table lines: one per (game, player, clock) in first-seen order, then one overall per player and clock."""
+    """Table lines: one per (game, player, clock) in first-seen order, then one overall per player and clock
+    (without the games of :data:`APART`). A match in which Sancho answered no PLAY is a set-up failure: its
+    points count nowhere, the "Sancho set-up failed" column counts it."""
     groups: dict[tuple[str, str, str], list[dict[str, object]]] = {}
     for row in rows:
         groups.setdefault((str(row["game"]), str(row["player"]), str(row["clock"])), []).append(row)
     overall: dict[tuple[str, str], list[dict[str, object]]] = {}
-    for (_, player, clock), found in groups.items():
-        overall.setdefault((player, clock), []).extend(found)
+    for (game, player, clock), found in groups.items():
+        if game not in APART:
+            overall.setdefault((player, clock), []).extend(found)
     yield ("| Game | Ours | Clock | Matches | Our share of points | 95% CI | Ours TO/IL/CE | Sancho TO/IL/CE "
-           "| Failed | Load (1-min, mean) |")
-    yield "|---|---|---|---|---|---|---|---|---|---|"
-    lines = [(key, found) for key, found in groups.items()]
+           "| Sancho set-up failed | Failed | Load (1-min, mean) |")
+    yield "|---|---|---|---|---|---|---|---|---|---|---|"
+    lines = [((f"{game} (apart)" if game in APART else game, player, clock), found)
+             for (game, player, clock), found in groups.items()]
     lines += [(("**overall**", player, clock), found) for (player, clock), found in overall.items()]
     for (game, player, clock), found in lines:
-        played = [r for r in found if "share" in r]
+        played = [r for r in found if "share" in r and not r.get("sancho_silent")]
         total = sum(cast(float, r["share"]) for r in played)
         if played:
             low, high = wilson(total, len(played))
@@ -219,8 +246,10 @@ def summarize(rows: list[dict[str, object]]) -> Iterator[str]:
                                  for k in ERROR_KINDS) for side in ("ours", "sancho")}
         loads = [x for r in found for x in cast(list[float], r.get("load", []))]
         load = f"{sum(loads) / len(loads):.1f}" if loads else "—"
+        setup = sum(1 for r in found if r.get("sancho_silent"))
+        failed = sum(1 for r in found if "share" not in r)
         yield (f"| {game} | `{player}` | {clock} s | {len(played)} | {mean} | {interval} | {errors['ours']} "
-               f"| {errors['sancho']} | {len(found) - len(played)} | {load} |")
+               f"| {errors['sancho']} | {setup} | {failed} | {load} |")
 
 
 def main() -> None:

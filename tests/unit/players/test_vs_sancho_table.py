@@ -1,0 +1,43 @@
+"""benchmarks/vs_sancho.py's table: a match Sancho never answered is a set-up failure shown apart from the points,
+and checkers (Sancho's propnet build runs out of memory) counts in no overall row (issue 41)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
+
+
+@pytest.fixture
+def vs_sancho(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports its sibling ggp_base_host
+    spec = importlib.util.spec_from_file_location("vs_sancho", BENCHMARKS / "vs_sancho.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "vs_sancho", module)  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def row(game: str, share: float, silent: bool = False) -> dict[str, object]:
+    zero = {"TO": 0, "IL": 0, "CE": 0}
+    return {"game": game, "player": "mcts", "clock": "10/2", "share": share, "sancho_silent": silent,
+            "errors": {"ours": zero, "sancho": {**zero, "TO": 30 if silent else 0}}, "load": [1.0, 1.0]}
+
+
+def test_a_silent_sancho_is_a_set_up_failure_and_checkers_counts_in_no_overall_row(vs_sancho: ModuleType) -> None:
+    assert vs_sancho.silent({"errors": [["", "TO"], ["", "CE"]]}, [1])
+    assert not vs_sancho.silent({"errors": [["", "TO"], ["", ""]]}, [1])
+    assert not vs_sancho.silent({"errors": []}, [1])
+    rows = [row("connectFour", 1.0), row("connectFour", 0.0), row("connectFour", 1.0, silent=True),
+            row("checkers", 1.0), row("checkers", 1.0)]
+    lines = list(vs_sancho.summarize(rows))
+    connect, checkers, overall = lines[2], lines[3], lines[4]
+    assert connect.startswith("| connectFour | `mcts` | 10/2 s | 2 | 50% |") and "| 1 | 0 | 1.0 |" in connect
+    assert checkers.startswith("| checkers (apart) | `mcts` | 10/2 s | 2 | 100% |")
+    assert overall.startswith("| **overall** | `mcts` | 10/2 s | 2 | 50% |")  # neither the failure nor checkers
