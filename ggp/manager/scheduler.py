@@ -38,18 +38,12 @@ from aiohttp import web
 from ggp.errors import InputError
 from ggp.manager.match_requests import MatchRequest, player_roles
 from ggp.manager.service import Manager
-from ggp.manager.store import GameRow, PlayerRow
+from ggp.manager.store import GameRow, PlayerRow, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 SCHEDULE_TOURNAMENT = "schedule"
 """``tournamentNameFromHost`` of the matches the scheduler starts."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS schedule_players (
-    name TEXT PRIMARY KEY, paused INTEGER NOT NULL DEFAULT 0, suspended_since REAL);
-"""
-
 
 @dataclass(frozen=True, slots=True)
 class ScheduleSettings:
@@ -101,8 +95,7 @@ class Scheduler:
     def __init__(self, manager: Manager, settings: ScheduleSettings | None = None) -> None:
         self.manager = manager
         self.settings = settings or ScheduleSettings()
-        self._db = manager.store.db
-        self._db.executescript(_SCHEMA)
+        self._db = manager.store.db  # its table schedule_players is made by the store's schema
         self._rng = random.Random(self.settings.seed)
         self._task: asyncio.Task[None] | None = None
         self.rounds = 0
@@ -153,6 +146,8 @@ class Scheduler:
                 await self.run_round()
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable:  # the store logged it once; the next round tries again
+                pass
             except Exception:  # a bad round must not end the schedule
                 log.exception("schedule round failed")
             await asyncio.sleep(self.settings.round_s)
