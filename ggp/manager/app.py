@@ -50,7 +50,7 @@ from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, 
 from ggp.manager.match_requests import MatchRequest
 from ggp.manager.records import MatchRecord, to_dict
 from ggp.manager.service import GameRejected, Manager
-from ggp.manager.store import OVERALL, MatchSummary
+from ggp.manager.store import OVERALL, MatchSummary, StoreUnavailable
 from ggp.manager.tournament import MAX_TOURNAMENT_BODY, spec_from_mapping, spec_from_yaml
 from ggp.protocol.httpguard import cap_connections, cross_site
 
@@ -78,6 +78,10 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return await handler(request)
     except GameRejected as exc:
         return _error(400, str(exc), problems=exc.problems)
+    except StoreUnavailable as exc:  # a full disk: logged once by the store, nothing of the request kept
+        response = _error(503, str(exc))
+        response.headers["Retry-After"] = "60"
+        return response
     except (InputError, ValueError) as exc:
         return _error(400, str(exc))
     except web.HTTPException as exc:

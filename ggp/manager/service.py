@@ -32,7 +32,7 @@ from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.repository import BrokenGame, RepositoryIndex, scan
 from ggp.manager.runner import CHANCE_ROLE, Event, HttpTransport, MatchConfig, MatchRun, Seat, Transport, check_roles
-from ggp.manager.store import GameRow, PlayerRow, Store
+from ggp.manager.store import GameRow, PlayerRow, Store, StoreUnavailable
 from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
 from ggp.manager.urls import url_problem
 from ggp.manager.wiring import EndReasons, FluentDomain, GameTranslator, MachineFactory, ManagerSettings, PieceImages
@@ -381,7 +381,8 @@ class Manager:
             await _close_all(launched)
             self._running.pop(match_id, None)
             await self.reasoners.release(slot)
-        self._after(record, players)
+        with suppress(StoreUnavailable):  # logged by the store; the ratings miss this match
+            self._after(record, players)
         return record
 
     def _after(self, record: MatchRecord, players: list[PlayerRow]) -> None:
@@ -549,14 +550,28 @@ class Manager:
 
 
 class _Observer:
-    """Fans runner events out to the store (first, so nothing is lost) and live subscribers."""
+    """Fans runner events out to the store (first, so nothing is lost) and live subscribers.
+
+    When the store cannot take a step (:class:`StoreUnavailable`: a full disk), the match is aborted: a
+    match the archive cannot keep is not played on. The ``created`` event is written before the match
+    starts, so there the error reaches the caller (an HTTP request: 503)."""
 
     def __init__(self, manager: Manager, match_id: str) -> None:
         self._manager = manager
         self._match_id = match_id
+        self._lost = False
 
     def match_event(self, record: MatchRecord, event: Event) -> None:
-        self._manager.store.match_event(record, event)
+        try:
+            if not self._lost:
+                self._manager.store.match_event(record, event)
+        except StoreUnavailable:
+            if event == "created":
+                raise
+            self._lost = True  # the store logged it; the row stays 'running' and a restart marks it aborted
+            running = self._manager._running.get(self._match_id)
+            if running is not None and event != "end":
+                running.task.cancel()
         self._manager._publish(self._match_id, record, event)
 
 
