@@ -28,6 +28,7 @@ Routes (all JSON unless said otherwise)::
     GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
     GET  /api/ratings?game=&system=elo|agon   GET  /api/events (dashboard feed)
     GET  /                             (the web UI; static files under /static/)
+    GET  /metrics  GET /healthz        (Prometheus text format; health JSON: ggp.manager.metrics)
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager import archive, repository, scheduler
+from ggp.manager import archive, metrics, repository, scheduler
 from ggp.manager.fields import read_json, reject_unknown
 from ggp.manager.human import HUMAN_KIND, SEALED_MOVE, SEALED_STATE, HumanSeat, NotYourTurn, human_view, sealed
 from ggp.manager.match_requests import MatchRequest
@@ -583,6 +584,7 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_post("/api/players", add_player)
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
     scheduler.add_routes(app, scheduler.Scheduler(manager))  # started by `ggp serve --schedule`
+    metrics.add_routes(app, manager)  # GET /metrics, /healthz; after the scheduler, whose rounds it counts
     add.add_get("/api/players/{name}/ping", ping_player)
     archive.add_routes(app, manager)  # before /api/matches/{id}: 'export' is no match id
     add.add_get("/api/matches", list_matches)

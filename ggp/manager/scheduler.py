@@ -99,6 +99,11 @@ class Scheduler:
         self._rng = random.Random(self.settings.seed)
         self._task: asyncio.Task[None] | None = None
         self.rounds = 0
+        self.wanted = False
+        """True from :meth:`start` to :meth:`stop`: the schedule should be running (``/healthz`` checks it)."""
+        self.started_at: float | None = None
+        self.last_round_end: float | None = None
+        """``time.monotonic()`` when the background loop last finished a round (``None`` before the first)."""
         self.started: list[str] = []
         self.pings = 0
         self._watched: dict[str, tuple[str, ...]] = {}  # scheduled match still running -> its players
@@ -129,11 +134,14 @@ class Scheduler:
 
     def start(self) -> None:
         """Run a round now and then every ``round_s`` seconds, until :meth:`stop`."""
+        self.wanted = True
         if not self.running:
+            self.started_at = time.monotonic()
             self._task = asyncio.create_task(self._loop(), name="schedule")
 
     async def stop(self) -> None:
         """Stop starting matches (running ones go on until the manager closes them)."""
+        self.wanted = False
         if self._task is not None:
             self._task.cancel()
             with suppress(asyncio.CancelledError):
@@ -150,6 +158,7 @@ class Scheduler:
                 pass
             except Exception:  # a bad round must not end the schedule
                 log.exception("schedule round failed")
+            self.last_round_end = time.monotonic()
             await asyncio.sleep(self.settings.round_s)
 
     def busy(self) -> set[str]:

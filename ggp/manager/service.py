@@ -11,7 +11,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +85,8 @@ class Manager:
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
         self.agon = AgonTable(store.db)
         """Agon ratings (:mod:`ggp.manager.agon`), kept beside Elo in the same database."""
+        self.watchers: list[Callable[[MatchRecord, Event], None]] = []
+        """Called with every match event after it is stored (the metrics count them); must not raise."""
         self.repository = RepositoryIndex()
         """Descriptions and broken games of the repository folders loaded (:mod:`ggp.manager.repository`)."""
         if store.player("random") is None:
@@ -573,6 +575,8 @@ class _Observer:
             if running is not None and event != "end":
                 running.task.cancel()
         self._manager._publish(self._match_id, record, event)
+        for watch in self._manager.watchers:
+            watch(record, event)
 
 
 async def _close_all(launched: list[LaunchedPlayer]) -> None:

@@ -68,6 +68,8 @@ class GuardedConnection(sqlite3.Connection):
 
     name = "?"
     failing = False
+    refused = 0
+    """Writes refused since the connection opened."""
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         try:
@@ -75,6 +77,7 @@ class GuardedConnection(sqlite3.Connection):
         except sqlite3.OperationalError as exc:
             if not any(word in str(exc).lower() for word in _UNAVAILABLE):
                 raise
+            self.refused += 1
             if not self.failing:
                 log.error("database %s: writes fail: %s", self.name, exc)
                 self.failing = True
