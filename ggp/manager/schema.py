@@ -71,6 +71,12 @@ CREATE TABLE IF NOT EXISTS agon (
 CREATE TABLE IF NOT EXISTS schedule_players (
     name TEXT PRIMARY KEY, paused INTEGER NOT NULL DEFAULT 0, suspended_since REAL);
 """),
+    Migration(2, "players registered by their owners: a hash of each owner's token", """
+CREATE TABLE player_owners (
+    name TEXT PRIMARY KEY, token_hash TEXT NOT NULL, address TEXT NOT NULL,
+    registered REAL NOT NULL);
+CREATE INDEX player_owners_by_address ON player_owners (address, registered);
+"""),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -319,6 +319,45 @@ class Store:
         return PlayerRow(row["name"], row["kind"], row["url"], row["builtin"], bool(row["suspended"]),
                          row["fail_streak"])
 
+    def add_owned_player(self, name: str, url: str, token_hash: str, address: str) -> PlayerRow:
+        """Register a remote player for an owner (who proves it with the token ``token_hash`` hashes), from the
+        client ``address``; raises :class:`InputError` when the name is taken (nothing is replaced)."""
+        with transaction(self._db):
+            if self.player(name) is not None:
+                raise InputError(f"player name {name!r} is taken")
+            self._db.execute("INSERT INTO players (name, kind, url, added) VALUES (?, 'remote', ?, ?)",
+                             (name, url, time.time()))
+            self._db.execute("INSERT INTO player_owners (name, token_hash, address, registered) VALUES (?, ?, ?, ?)",
+                             (name, token_hash, address, time.time()))
+        player = self.player(name)
+        assert player is not None
+        return player
+
+    def owner_hash(self, name: str) -> str | None:
+        """The hash of the token of a player's owner, or ``None`` (the admin's player, or unknown)."""
+        row = self._db.execute("SELECT token_hash FROM player_owners WHERE name = ?", (name,)).fetchone()
+        return str(row[0]) if row else None
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Give a player a new name, with its owner, pause and ratings (past match records keep the name they
+        were played under); raises :class:`InputError` when ``new`` is taken."""
+        with transaction(self._db):
+            if self.player(new) is not None:
+                raise InputError(f"player name {new!r} is taken")
+            for sql in ("UPDATE players SET name = ? WHERE name = ?", "UPDATE player_owners SET name = ? WHERE name = ?",
+                        "UPDATE schedule_players SET name = ? WHERE name = ?",
+                        "UPDATE ratings SET player = ? WHERE player = ?",
+                        "UPDATE agon SET name = ? WHERE kind = 'skill' AND name = ?"):
+                self._db.execute(sql, (new, old))
+
+    def delete_player(self, name: str) -> None:
+        """Remove a player, its owner, pause and ratings (past match records keep its name)."""
+        with transaction(self._db):
+            for sql in ("DELETE FROM player_owners WHERE name = ?", "DELETE FROM schedule_players WHERE name = ?",
+                        "DELETE FROM ratings WHERE player = ?", "DELETE FROM agon WHERE kind = 'skill' AND name = ?",
+                        "DELETE FROM players WHERE name = ?"):
+                self._db.execute(sql, (name,))
+
     def note_player_result(self, name: str, failed: bool, suspend_after: int) -> PlayerRow | None:
         """Count a failed match (or reset the count); suspend at ``suspend_after`` failures in a row."""
         if failed:
