@@ -55,6 +55,9 @@ class _Running:
     subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
     humans: dict[str, HumanSeat] = field(default_factory=dict)
     """The seats played by a person in the browser, by role."""
+    began: bool = False
+    """The task entered :meth:`Manager._play`: cancelling it now runs its clean-up (a task cancelled before
+    its first step never runs its body, so it would neither store the abort nor free its players)."""
 
 
 class Manager:
@@ -109,6 +112,7 @@ class Manager:
         """Cancel tournaments and running matches (each sends ABORT), then close the HTTP client."""
         for task in self._tournaments.values():
             task.cancel()
+        await self._until_begun(list(self._running.values()))
         for running in list(self._running.values()):
             running.task.cancel()
         pending = [*self._tournaments.values(), *(r.task for r in self._running.values())]
@@ -371,9 +375,18 @@ class Manager:
         assert player.url is not None
         return Seat(player.name, player.url, "remote")
 
+    @staticmethod
+    async def _until_begun(matches: list[_Running]) -> None:
+        """Let matches whose task has not begun yet enter :meth:`_play` (one loop turn: they are scheduled)."""
+        while any(not running.began and not running.task.done() for running in matches):
+            await asyncio.sleep(0)
+
     async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer],
                     slot: GameSlot) -> MatchRecord | None:
         match_id = run.config.match_id
+        running = self._running.get(match_id)
+        if running is not None:
+            running.began = True
         try:
             record = await run.run()
         except Exception:
@@ -463,6 +476,7 @@ class Manager:
         running = self._running.get(match_id)
         if running is None:
             return False
+        await self._until_begun([running])
         running.task.cancel()
         with suppress(asyncio.CancelledError):
             await running.task
