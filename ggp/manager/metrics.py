@@ -13,7 +13,8 @@
   of 400 or more) and ``ggp_http_request_seconds{route}`` (histogram; event streams are left out, they
   last as long as their client watches): ``route`` is the route's pattern (``/api/matches/{id}``), or
   ``unmatched``, so player or match names never become labels;
-- ``ggp_schedule_rounds_total``, ``ggp_schedule_pings_total``, ``ggp_schedule_running`` (0 or 1);
+- ``ggp_schedule_rounds_total``, ``ggp_schedule_pings_total``, ``ggp_schedule_matches_started_total``,
+  ``ggp_schedule_running`` (0 or 1);
 - ``ggp_reasoner_workers`` (live worker processes) and ``ggp_reasoner_cached_bytes``;
 - ``ggp_database_schema_version`` and ``ggp_database_write_failures_total``.
 
@@ -160,6 +161,8 @@ class _Snapshot(Collector):
                                 value=len(manager.running_ids()))
         yield CounterMetricFamily("ggp_schedule_rounds", "Scheduling rounds run", value=scheduler.rounds)
         yield CounterMetricFamily("ggp_schedule_pings", "INFO pings the schedule sent", value=scheduler.pings)
+        yield CounterMetricFamily("ggp_schedule_matches_started", "Matches the schedule started",
+                                  value=scheduler.started_count)
         yield GaugeMetricFamily("ggp_schedule_running", "1 while continuous scheduling runs",
                                 value=int(scheduler.running))
         yield GaugeMetricFamily("ggp_reasoner_workers", "Live reasoner worker processes",

@@ -28,7 +28,7 @@ import logging
 import math
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -42,6 +42,8 @@ from ggp.manager.store import GameRow, PlayerRow, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+STARTED_KEPT = 100_000
+"""Match ids :attr:`Scheduler.started` keeps: a site scheduling for months must not grow without bound."""
 SCHEDULE_TOURNAMENT = "schedule"
 """``tournamentNameFromHost`` of the matches the scheduler starts."""
 
@@ -104,7 +106,9 @@ class Scheduler:
         self.started_at: float | None = None
         self.last_round_end: float | None = None
         """``time.monotonic()`` when the background loop last finished a round (``None`` before the first)."""
-        self.started: list[str] = []
+        self.started: deque[str] = deque(maxlen=STARTED_KEPT)
+        """Ids of the matches this scheduler started, the latest :data:`STARTED_KEPT` (the database has all)."""
+        self.started_count = 0
         self.pings = 0
         self._watched: dict[str, tuple[str, ...]] = {}  # scheduled match still running -> its players
         self._finished_clean: dict[str, float] = {}  # player -> when it completed a scheduled match without error
@@ -272,6 +276,7 @@ class Scheduler:
             log.warning("schedule: no match on %s for %s: %s", game.key, seated, exc)
             return None
         self.started.append(match_id)
+        self.started_count += 1
         self._watched[match_id] = tuple(seated)
         for name in seated:  # fresh again only once this match ends cleanly
             self._finished_clean.pop(name, None)

@@ -84,6 +84,9 @@ async def test_healthz_says_ok_and_fails_when_the_schedule_dies_or_stalls_or_the
     while scheduler.last_round_end is None:
         await asyncio.sleep(0.01)
     assert (await (await client.get("/healthz")).json())["schedule"] == "running"
+    samples = await scrape(client)
+    assert value(samples, "ggp_schedule_rounds_total") >= 1 and value(samples, "ggp_schedule_running") == 1
+    assert value(samples, "ggp_schedule_matches_started_total") == 0  # no players: no match
     metrics = app[METRICS]
     stalled = metrics.health(now=scheduler.last_round_end + STALL_MIN_S + 1)
     assert stalled["status"] == "failing" and stalled["schedule"].startswith("stalled (no round finished for 6")
