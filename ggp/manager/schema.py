@@ -26,7 +26,7 @@ import logging
 import sqlite3
 from dataclasses import dataclass
 
-from ggp.errors import InputError
+from ggp.errors import GgpError, InputError
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,10 @@ class SchemaTooNew(InputError):
     """The database was written by a newer ``ggp`` (its schema version is above :data:`SCHEMA_VERSION`)."""
 
 
+class MigrationFailed(GgpError):
+    """A migration could not be applied (a full disk, say); the database stays at the version before it."""
+
+
 def schema_version(db: sqlite3.Connection) -> int:
     """The database's ``PRAGMA user_version`` (0 for one written before versions, or a new file)."""
     return int(db.execute("PRAGMA user_version").fetchone()[0])
@@ -104,7 +108,8 @@ def check_not_newer(db: sqlite3.Connection, name: str) -> int:
 def migrate(db: sqlite3.Connection, name: str) -> tuple[int, int]:
     """Apply the migrations the database lacks, in order, each in its own transaction; returns the versions
     (before, after). ``db`` must be in autocommit mode (``isolation_level=None``). Raises
-    :class:`SchemaTooNew` (nothing written) for a database newer than this code."""
+    :class:`SchemaTooNew` (nothing written) for a database newer than this code, :class:`MigrationFailed`
+    when a migration cannot be applied (the database keeps the versions applied before it)."""
     before = check_not_newer(db, name)
     for migration in MIGRATIONS:
         if migration.version <= before:
@@ -113,9 +118,12 @@ def migrate(db: sqlite3.Connection, name: str) -> tuple[int, int]:
         script = f"BEGIN IMMEDIATE;\n{migration.sql}\nPRAGMA user_version = {migration.version};\nCOMMIT;"
         try:
             db.executescript(script)
-        except BaseException:
+        except BaseException as exc:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise MigrationFailed(f"database {name!r}: upgrading the schema to version {migration.version} "
+                                      f"failed, it stays at version {schema_version(db)}: {exc}") from exc
             raise
         if before > 0 or migration.version > 1:
             log.info("database %s: schema upgraded to version %d (%s)", name, migration.version, migration.summary)

@@ -191,7 +191,10 @@ class Store:
         self._db = sqlite3.connect(str(path), isolation_level=None, factory=GuardedConnection)
         self._db.name = str(path)
         try:
-            check_not_newer(self._db, str(path))  # before WAL mode, which writes the file's header
+            try:
+                check_not_newer(self._db, str(path))  # before WAL mode, which writes the file's header
+            except sqlite3.DatabaseError as exc:
+                raise InputError(f"{str(path)!r} is not a ggp database ({exc})") from None
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a commit survives the process dying at any moment (kill -9, a crash);

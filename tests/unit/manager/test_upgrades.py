@@ -21,7 +21,7 @@ from ggp.cli import main
 from ggp.manager import schema
 from ggp.manager.agon import AgonTable
 from ggp.manager.scheduler import Scheduler, ScheduleSettings
-from ggp.manager.schema import SCHEMA_VERSION, Migration, SchemaTooNew
+from ggp.manager.schema import SCHEMA_VERSION, Migration, MigrationFailed, SchemaTooNew
 from ggp.manager.service import Manager
 from ggp.manager.store import Store
 from tests.helpers.manager_machines import machine_for_description
@@ -113,8 +113,10 @@ def test_a_second_open_migrates_nothing_and_an_interrupted_migration_leaves_the_
                        "CREATE TABLE half_done (x INTEGER); THIS IS NOT SQL;")
     monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, broken))
     monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(MigrationFailed) as failed:
         Store(path)
+    assert str(failed.value) == (f"database {str(path)!r}: upgrading the schema to version {SCHEMA_VERSION + 1} failed, "
+                                 f'it stays at version {SCHEMA_VERSION}: near "THIS": syntax error')
     assert "half_done" not in rows(path)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -136,6 +138,10 @@ def test_a_database_newer_than_the_code_is_refused_in_one_line_before_anything_i
     assert path.read_bytes() == before and not Path(f"{path}-wal").exists()
     assert main(["archive", "export", "--db", str(path)]) == 1
     assert capsys.readouterr().err == f"ggp archive: {message}\n"
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database " * 100)
+    assert main(["archive", "export", "--db", str(junk)]) == 1
+    assert capsys.readouterr().err == f"ggp archive: {str(junk)!r} is not a ggp database (file is not a database)\n"
 
 
 async def test_a_restart_resumes_the_schedule_with_its_pauses_and_suspensions(
