@@ -5,7 +5,8 @@ database, e.g. loaded by ``ggp serve --repository DIR``, or given with ``--rules
 refuses a file whose match does not follow them, naming the first bad step; accepted matches are
 stored with their original times and rated (Elo and Agon) when completed. A file may hold one match
 JSON object or JSON lines (as ``GET /api/matches/export`` writes them). ``ggp archive export`` writes
-JSON lines.
+JSON lines. ``ggp archive backup FILE`` copies the database to FILE while a manager serves and writes it
+(:mod:`ggp.manager.backup`).
 """
 
 from __future__ import annotations
@@ -32,17 +33,30 @@ def register(subcommands: Any) -> None:
                           help="add this game's rules to the database first (repeatable)")
     exporter = actions.add_parser("export", help="write finished matches as JSON lines to stdout")
     exporter.add_argument("--since", default=None, help="only matches finished at or after (Unix seconds or ISO date)")
-    for sub in (importer, exporter):
+    backup = actions.add_parser("backup", help="copy the database to FILE, also while a manager serves it",
+                                description="Take a consistent copy of the manager's database (SQLite's online "
+                                "backup: one moment of it, while the manager goes on writing), checked before it "
+                                "is given FILE's name. Restore by starting a manager with --db FILE.")
+    backup.add_argument("file", type=Path, metavar="FILE", help="the new backup file (must not exist)")
+    for sub in (importer, exporter, backup):
         sub.add_argument("--db", default="ggp-manager.db", metavar="FILE", help="SQLite database (default ggp-manager.db)")
+    for sub in (importer, exporter):
         sub.add_argument("--engine", default="auto", help="reasoner engine for the replay (default auto)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Import (0 when every file was accepted, 1 when any was refused) or export."""
+    """Import (0 when every file was accepted, 1 when any was refused), export or back up."""
     from ggp.manager.archive import export_lines, parse_when
     from ggp.manager.store import Store
 
+    if args.action == "backup":
+        from ggp.manager.backup import backup
+
+        copied = backup(args.db, args.file)
+        print(f"{args.db} backed up to {copied.path}: {copied.size} bytes, {copied.matches} matches, "
+              f"schema version {copied.schema_version}")
+        return 0
     if args.action == "export":
         store = Store(args.db)
         try:

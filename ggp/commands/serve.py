@@ -10,9 +10,13 @@ import argparse
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ggp.commands._args import non_negative_int, positive_float, positive_int
+
+if TYPE_CHECKING:
+    from ggp.manager.members import RegistrationSettings
+    from ggp.manager.scheduler import ScheduleSettings
 
 
 def register(subcommands: Any) -> None:
@@ -58,6 +62,12 @@ def register(subcommands: Any) -> None:
     parser.add_argument("--reasoner-cache-mb", type=positive_int, default=512, metavar="MB",
                         help="resident memory of the reasoner workers kept for games no match is using (default "
                         "512); a schedule rotating over many games wants about 30 MB per game")
+    parser.add_argument("--registration", default="closed", metavar="open|invite:CODE|closed",
+                        help="who may register players through POST /api/members, getting a token to pause, resume, "
+                        "rename or delete them: anyone, anyone with the code, or only the admin (default closed)")
+    parser.add_argument("--player-networks", default="", metavar="CIDR,...",
+                        help="networks the players registered by their owners may be in (default: public addresses "
+                        "only, never this manager; e.g. 10.0.0.0/8 for a private site)")
     parser.add_argument("--tournament", action="append", default=[], type=Path, metavar="FILE.yaml",
                         help="start the round robin described in this YAML file (repeatable)")
     parser.set_defaults(run=run)
@@ -69,6 +79,28 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_serve(args))
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C, or SIGTERM before serving began
         return 0
+
+
+def _site_settings(args: argparse.Namespace) -> tuple[ScheduleSettings, RegistrationSettings]:
+    """The continuous schedule's and the members' registration settings of the command line; InputError
+    for a bad ``--schedule-clocks`` or ``--player-networks``."""
+    from ggp.errors import InputError
+    from ggp.manager.members import RegistrationSettings, parse_registration
+    from ggp.manager.scheduler import ScheduleSettings
+    from ggp.manager.urls import UrlPolicy, parse_networks
+
+    try:
+        start_clock, play_clock = (int(part) for part in args.schedule_clocks.split(","))
+    except ValueError:
+        raise InputError(f"--schedule-clocks wants START,PLAY in whole seconds, not {args.schedule_clocks!r}") from None
+    schedule = ScheduleSettings(round_s=args.schedule_round, retry_s=args.retry_suspended, start_clock=start_clock,
+                                play_clock=play_clock, games=tuple(k for k in args.schedule_games.split(",") if k))
+    mode, code = parse_registration(args.registration)
+    try:
+        networks = parse_networks(args.player_networks)
+    except ValueError as exc:
+        raise InputError(f"--player-networks: {exc}") from None
+    return schedule, RegistrationSettings(mode=mode, code=code, policy=UrlPolicy(networks))
 
 
 async def _serve(args: argparse.Namespace) -> int:
@@ -92,19 +124,15 @@ async def _serve(args: argparse.Namespace) -> int:
     from ggp.commands._piece_images import shape_cache
     from ggp.errors import InputError
     from ggp.files import read_text
+    from ggp.manager.members import MEMBERS
     from ggp.manager.reasoning import ReasonerLimits
-    from ggp.manager.scheduler import SCHEDULER, ScheduleSettings
+    from ggp.manager.scheduler import SCHEDULER
     from ggp.manager.service import Manager
     from ggp.manager.tournament import spec_from_yaml
     from ggp.manager.wiring import ManagerSettings
     from ggp.protocol.server import PlayerLimits
 
-    try:
-        start_clock, play_clock = (int(part) for part in args.schedule_clocks.split(","))
-    except ValueError:
-        raise InputError(f"--schedule-clocks wants START,PLAY in whole seconds, not {args.schedule_clocks!r}") from None
-    schedule = ScheduleSettings(round_s=args.schedule_round, retry_s=args.retry_suspended, start_clock=start_clock,
-                                play_clock=play_clock, games=tuple(k for k in args.schedule_games.split(",") if k))
+    schedule, registration = _site_settings(args)
     stop_on_sigterm()
     check_exposure(args.host, args.expose, args.token)
     specs = [spec_from_yaml(read_text(path), str(path)) for path in args.tournament]
@@ -139,6 +167,7 @@ async def _serve(args: argparse.Namespace) -> int:
         for spec in specs:
             tournament_id = await manager.start_tournament(spec)
             print(f"tournament {tournament_id} ({spec.name}) started", flush=True)
+        server.runner.app[MEMBERS].configure(registration)
         scheduler = server.runner.app[SCHEDULER]
         if args.schedule:
             scheduler.configure(schedule)

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ggp.manager.ratings import expected_score
+from ggp.manager.store import transaction
 from ggp.match.rules import CHANCE_ROLE
 
 INITIAL = 1500.0
@@ -87,22 +88,15 @@ def update_agon(ratings: AgonRatings, game: str, roles: Sequence[str], players: 
     return AgonRatings(skills, difficulties)
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS agon (
-    scope TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, rating REAL NOT NULL, matches INTEGER NOT NULL,
-    PRIMARY KEY (scope, kind, name));
-"""
-
-
 class AgonTable:
     """Agon ratings kept in the manager's database (table ``agon``), updated one match at a time.
 
-    Uses the connection it is given (the :class:`~ggp.manager.store.Store`'s), from the same thread.
+    Uses the connection it is given (the :class:`~ggp.manager.store.Store`'s, whose schema has the table),
+    from the same thread.
     """
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._db.executescript(_SCHEMA)
 
     def ratings(self, scope: str = OVERALL) -> AgonRatings:
         """The ratings of one game (its key) or overall (:data:`OVERALL`)."""
@@ -117,8 +111,7 @@ class AgonTable:
 
     def add_match(self, game: str, roles: Sequence[str], players: Sequence[str], goals: Sequence[int]) -> None:
         """Rate one completed match, in its game's scope and overall, in one transaction."""
-        self._db.execute("BEGIN")
-        try:
+        with transaction(self._db):
             for scope in (game, OVERALL):
                 new = update_agon(self.ratings(scope), game, roles, players, goals)
                 changed = {*players, *(role_key(game, role) for role in roles)}
@@ -128,7 +121,3 @@ class AgonTable:
                             self._db.execute(
                                 "INSERT OR REPLACE INTO agon (scope, kind, name, rating, matches) VALUES (?, ?, ?, ?, ?)",
                                 (scope, kind, name, rating, count))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise

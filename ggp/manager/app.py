@@ -28,6 +28,9 @@ Routes (all JSON unless said otherwise)::
     GET  /api/tournaments/{id}         POST /api/tournaments/{id}/abort
     GET  /api/ratings?game=&system=elo|agon   GET  /api/events (dashboard feed)
     GET  /                             (the web UI; static files under /static/)
+    GET  /metrics  GET /healthz        (Prometheus text format; health JSON: ggp.manager.metrics)
+    POST /api/members {name, url, invite?}   POST|DELETE /api/members/{name}[/pause|resume|rename]
+                                       (owners' players, X-Player-Token: ggp.manager.members)
 """
 
 from __future__ import annotations
@@ -44,13 +47,13 @@ from typing import Any
 from aiohttp import web
 
 from ggp.errors import InputError
-from ggp.manager import archive, repository, scheduler, streams
+from ggp.manager import archive, members, metrics, repository, scheduler, streams
 from ggp.manager.fields import read_json, reject_unknown
 from ggp.manager.human import HUMAN_KIND, HumanSeat, NotYourTurn, human_view
 from ggp.manager.match_requests import MatchRequest
 from ggp.manager.records import MatchRecord
 from ggp.manager.service import GameRejected, Manager
-from ggp.manager.store import OVERALL, MatchSummary
+from ggp.manager.store import OVERALL, MatchSummary, StoreUnavailable
 from ggp.manager.tournament import MAX_TOURNAMENT_BODY, spec_from_mapping, spec_from_yaml
 from ggp.protocol.httpguard import cap_connections, cross_site
 
@@ -77,6 +80,10 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return await handler(request)
     except GameRejected as exc:
         return _error(400, str(exc), problems=exc.problems)
+    except StoreUnavailable as exc:  # a full disk: logged once by the store, nothing of the request kept
+        response = _error(503, str(exc))
+        response.headers["Retry-After"] = "60"
+        return response
     except (InputError, ValueError) as exc:
         return _error(400, str(exc))
     except web.HTTPException as exc:
@@ -130,7 +137,7 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if cross_site(request):
             return _error(403, "cross-origin requests are not allowed")
         token = request.app[TOKEN]
-        seat_route = route is not None and route.canonical in SEAT_ROUTES
+        seat_route = route is not None and route.canonical in SEAT_ROUTES | members.OWNER_ROUTES
         if token and not seat_route and not hmac.compare_digest(bearer_token(request).encode(), token.encode()):
             return _error(401, "this action needs the admin token (Authorization: Bearer <token>)")
     return await handler(request)
@@ -505,6 +512,8 @@ def create_app(manager: Manager, *, token: str = "", allowed_hosts: frozenset[st
     add.add_post("/api/players", add_player)
     add.add_post("/api/players/{name}/unsuspend", unsuspend_player)
     scheduler.add_routes(app, scheduler.Scheduler(manager))  # started by `ggp serve --schedule`
+    members.add_routes(app, manager)  # players registered by their owners (ggp serve --registration)
+    metrics.add_routes(app, manager)  # GET /metrics, /healthz; after the scheduler, whose rounds it counts
     add.add_get("/api/players/{name}/ping", ping_player)
     archive.add_routes(app, manager)  # before /api/matches/{id}: 'export' is no match id
     add.add_get("/api/matches", list_matches)

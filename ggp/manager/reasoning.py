@@ -356,6 +356,10 @@ class Reasoners:
     def cached_games(self) -> int:
         return len(self._slots)
 
+    def live_workers(self) -> int:
+        """Worker processes alive now (the games' and those still loading)."""
+        return sum(1 for worker in list(self._workers) if worker.alive)
+
     async def _evict(self) -> None:
         """Close the least recently used idle workers while the kept workers' memory is over ``cache_mb``."""
         budget = self.limits.cache_mb * 2**20

@@ -28,7 +28,7 @@ import logging
 import math
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -38,18 +38,14 @@ from aiohttp import web
 from ggp.errors import InputError
 from ggp.manager.match_requests import MatchRequest, player_roles
 from ggp.manager.service import Manager
-from ggp.manager.store import GameRow, PlayerRow
+from ggp.manager.store import GameRow, PlayerRow, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+STARTED_KEPT = 100_000
+"""Match ids :attr:`Scheduler.started` keeps: a site scheduling for months must not grow without bound."""
 SCHEDULE_TOURNAMENT = "schedule"
 """``tournamentNameFromHost`` of the matches the scheduler starts."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS schedule_players (
-    name TEXT PRIMARY KEY, paused INTEGER NOT NULL DEFAULT 0, suspended_since REAL);
-"""
-
 
 @dataclass(frozen=True, slots=True)
 class ScheduleSettings:
@@ -101,12 +97,18 @@ class Scheduler:
     def __init__(self, manager: Manager, settings: ScheduleSettings | None = None) -> None:
         self.manager = manager
         self.settings = settings or ScheduleSettings()
-        self._db = manager.store.db
-        self._db.executescript(_SCHEMA)
+        self._db = manager.store.db  # its table schedule_players is made by the store's schema
         self._rng = random.Random(self.settings.seed)
         self._task: asyncio.Task[None] | None = None
         self.rounds = 0
-        self.started: list[str] = []
+        self.wanted = False
+        """True from :meth:`start` to :meth:`stop`: the schedule should be running (``/healthz`` checks it)."""
+        self.started_at: float | None = None
+        self.last_round_end: float | None = None
+        """``time.monotonic()`` when the background loop last finished a round (``None`` before the first)."""
+        self.started: deque[str] = deque(maxlen=STARTED_KEPT)
+        """Ids of the matches this scheduler started, the latest :data:`STARTED_KEPT` (the database has all)."""
+        self.started_count = 0
         self.pings = 0
         self._watched: dict[str, tuple[str, ...]] = {}  # scheduled match still running -> its players
         self._finished_clean: dict[str, float] = {}  # player -> when it completed a scheduled match without error
@@ -136,11 +138,14 @@ class Scheduler:
 
     def start(self) -> None:
         """Run a round now and then every ``round_s`` seconds, until :meth:`stop`."""
+        self.wanted = True
         if not self.running:
+            self.started_at = time.monotonic()
             self._task = asyncio.create_task(self._loop(), name="schedule")
 
     async def stop(self) -> None:
         """Stop starting matches (running ones go on until the manager closes them)."""
+        self.wanted = False
         if self._task is not None:
             self._task.cancel()
             with suppress(asyncio.CancelledError):
@@ -153,8 +158,11 @@ class Scheduler:
                 await self.run_round()
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable:  # the store logged it once; the next round tries again
+                pass
             except Exception:  # a bad round must not end the schedule
                 log.exception("schedule round failed")
+            self.last_round_end = time.monotonic()
             await asyncio.sleep(self.settings.round_s)
 
     def busy(self) -> set[str]:
@@ -268,6 +276,7 @@ class Scheduler:
             log.warning("schedule: no match on %s for %s: %s", game.key, seated, exc)
             return None
         self.started.append(match_id)
+        self.started_count += 1
         self._watched[match_id] = tuple(seated)
         for name in seated:  # fresh again only once this match ends cleanly
             self._finished_clean.pop(name, None)

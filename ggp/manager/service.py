@@ -11,7 +11,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +31,7 @@ from ggp.manager.reasoning import game_problems as game_problems
 from ggp.manager.records import MatchRecord, game_version
 from ggp.manager.repository import BrokenGame, RepositoryIndex, scan
 from ggp.manager.runner import CHANCE_ROLE, Event, HttpTransport, MatchConfig, MatchRun, Seat, Transport, check_roles, ping_url
-from ggp.manager.store import GameRow, PlayerRow, Store
+from ggp.manager.store import GameRow, PlayerRow, Store, StoreUnavailable
 from ggp.manager.tournament import MAX_SEED, TournamentSpec, round_robin
 from ggp.manager.urls import url_problem
 from ggp.manager.wiring import EndReasons, FluentDomain, GameTranslator, MachineFactory, ManagerSettings, PieceImages
@@ -54,6 +54,9 @@ class _Running:
     subscribers: set[asyncio.Queue[tuple[Event, MatchRecord]]] = field(default_factory=set)
     humans: dict[str, HumanSeat] = field(default_factory=dict)
     """The seats played by a person in the browser, by role."""
+    began: bool = False
+    """The task entered :meth:`Manager._play`: cancelling it now runs its clean-up (a task cancelled before
+    its first step never runs its body, so it would neither store the abort nor free its players)."""
 
 
 class Manager:
@@ -84,6 +87,8 @@ class Manager:
         self._feed: set[asyncio.Queue[dict[str, Any]]] = set()
         self.agon = AgonTable(store.db)
         """Agon ratings (:mod:`ggp.manager.agon`), kept beside Elo in the same database."""
+        self.watchers: list[Callable[[MatchRecord, Event], None]] = []
+        """Called with every match event after it is stored (the metrics count them); must not raise."""
         self.repository = RepositoryIndex()
         """Descriptions and broken games of the repository folders loaded (:mod:`ggp.manager.repository`)."""
         if store.player("random") is None:
@@ -106,6 +111,7 @@ class Manager:
         """Cancel tournaments and running matches (each sends ABORT), then close the HTTP client."""
         for task in self._tournaments.values():
             task.cancel()
+        await self._until_begun(list(self._running.values()))
         for running in list(self._running.values()):
             running.task.cancel()
         pending = [*self._tournaments.values(), *(r.task for r in self._running.values())]
@@ -360,9 +366,18 @@ class Manager:
         assert player.url is not None
         return Seat(player.name, player.url, "remote")
 
+    @staticmethod
+    async def _until_begun(matches: list[_Running]) -> None:
+        """Let matches whose task has not begun yet enter :meth:`_play` (one loop turn: they are scheduled)."""
+        while any(not running.began and not running.task.done() for running in matches):
+            await asyncio.sleep(0)
+
     async def _play(self, run: MatchRun, players: list[PlayerRow], launched: list[LaunchedPlayer],
                     slot: GameSlot) -> MatchRecord | None:
         match_id = run.config.match_id
+        running = self._running.get(match_id)
+        if running is not None:
+            running.began = True
         try:
             record = await run.run()
         except Exception:
@@ -372,7 +387,8 @@ class Manager:
             await _close_all(launched)
             self._running.pop(match_id, None)
             await self.reasoners.release(slot)
-        self._after(record, players)
+        with suppress(StoreUnavailable):  # logged by the store; the ratings miss this match
+            self._after(record, players)
         return record
 
     def _after(self, record: MatchRecord, players: list[PlayerRow]) -> None:
@@ -451,6 +467,7 @@ class Manager:
         running = self._running.get(match_id)
         if running is None:
             return False
+        await self._until_begun([running])
         running.task.cancel()
         with suppress(asyncio.CancelledError):
             await running.task
@@ -540,15 +557,31 @@ class Manager:
 
 
 class _Observer:
-    """Fans runner events out to the store (first, so nothing is lost) and live subscribers."""
+    """Fans runner events out to the store (first, so nothing is lost) and live subscribers.
+
+    When the store cannot take a step (:class:`StoreUnavailable`: a full disk), the match is aborted: a
+    match the archive cannot keep is not played on. The ``created`` event is written before the match
+    starts, so there the error reaches the caller (an HTTP request: 503)."""
 
     def __init__(self, manager: Manager, match_id: str) -> None:
         self._manager = manager
         self._match_id = match_id
+        self._lost = False
 
     def match_event(self, record: MatchRecord, event: Event) -> None:
-        self._manager.store.match_event(record, event)
+        try:
+            if not self._lost:
+                self._manager.store.match_event(record, event)
+        except StoreUnavailable:
+            if event == "created":
+                raise
+            self._lost = True  # the store logged it; the row stays 'running' and a restart marks it aborted
+            running = self._manager._running.get(self._match_id)
+            if running is not None and event != "end":
+                running.task.cancel()
         self._manager._publish(self._match_id, record, event)
+        for watch in self._manager.watchers:
+            watch(record, event)
 
 
 async def _close_all(launched: list[LaunchedPlayer]) -> None:

@@ -7,6 +7,12 @@ marked aborted (a tournament's config then says how many matches had started and
 One store per database file: a second one, in any process, is refused before it writes anything
 (:class:`StoreInUse`), since it would take the first one's running matches for leftovers.
 
+Opening a database brings its schema up to date (:mod:`ggp.manager.schema`: ``PRAGMA user_version`` and
+ordered migrations) and refuses one written by a newer ``ggp``. A write the database cannot take (a full
+disk, an I/O error, a read-only file) raises :class:`StoreUnavailable` after one ERROR line in the log
+(one per outage, not per write; the next write that succeeds logs that writes work again). SQLite rolls
+the failed transaction back, so the database keeps everything committed before and stays readable.
+
 >>> store = Store(":memory:")
 >>> store.add_game("nim", "(role a)", ("a",), "Nim").version
 1
@@ -18,52 +24,88 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from ggp.errors import InputError
+from ggp.errors import GgpError, InputError
 from ggp.manager.records import MatchRecord, from_dict, to_dict
+from ggp.manager.schema import check_not_newer, migrate
+
+log = logging.getLogger(__name__)
 
 MatchStatus = Literal["running", "completed", "aborted"]
 OVERALL = "*"
 """The game key under which overall (all games) ratings are kept."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    key TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, kif TEXT NOT NULL,
-    roles TEXT NOT NULL, added REAL NOT NULL, PRIMARY KEY (key, version));
-CREATE TABLE IF NOT EXISTS game_sources (
-    key TEXT NOT NULL, version INTEGER NOT NULL, format TEXT NOT NULL, source TEXT NOT NULL,
-    PRIMARY KEY (key, version));
-CREATE TABLE IF NOT EXISTS players (
-    name TEXT PRIMARY KEY, kind TEXT NOT NULL, url TEXT, builtin TEXT,
-    suspended INTEGER NOT NULL DEFAULT 0, fail_streak INTEGER NOT NULL DEFAULT 0, added REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY, game_key TEXT NOT NULL, status TEXT NOT NULL, header TEXT NOT NULL,
-    players TEXT NOT NULL, goals TEXT, tournament_id INTEGER, created REAL NOT NULL, finished REAL);
-CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status, created);
-CREATE INDEX IF NOT EXISTS matches_by_tournament ON matches (tournament_id);
-CREATE TABLE IF NOT EXISTS match_steps (
-    match_id TEXT NOT NULL, step INTEGER NOT NULL, state TEXT NOT NULL, moves TEXT,
-    errors TEXT NOT NULL, time_ms INTEGER NOT NULL, PRIMARY KEY (match_id, step));
-CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, game_key TEXT NOT NULL,
-    config TEXT NOT NULL, status TEXT NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS ratings (
-    game_key TEXT NOT NULL, player TEXT NOT NULL, rating REAL NOT NULL, matches INTEGER NOT NULL,
-    PRIMARY KEY (game_key, player));
-"""
 
 _HISTORY = ("states", "moves", "stateTimes", "errors")
 
 
 class StoreInUse(InputError):
     """The database is held by another open :class:`Store` (another ``ggp serve``, in any process)."""
+
+
+class StoreUnavailable(GgpError):
+    """A write the database could not take (disk full, I/O error, read-only): nothing of it was kept. The
+    HTTP API answers 503; a running match is aborted."""
+
+
+_UNAVAILABLE = ("full", "disk i/o", "readonly", "read-only", "locked", "unable to open")
+"""Words of the SQLite errors that mean the database cannot take writes now (not a bug in a statement)."""
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLAC", "COMMIT")
+
+
+class GuardedConnection(sqlite3.Connection):
+    """A connection whose :meth:`execute` turns "cannot write now" errors into :class:`StoreUnavailable`,
+    logging one line when writes start failing and one when they work again. Every table's writes go
+    through it (the store's, Agon's, the scheduler's), since they share the store's connection."""
+
+    name = "?"
+    failing = False
+    refused = 0
+    """Writes refused since the connection opened."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        try:
+            cursor = self._execute(sql, parameters)
+        except sqlite3.OperationalError as exc:
+            if not any(word in str(exc).lower() for word in _UNAVAILABLE):
+                raise
+            self.refused += 1
+            if not self.failing:
+                log.error("database %s: writes fail: %s", self.name, exc)
+                self.failing = True
+            if self.in_transaction:
+                super().execute("ROLLBACK")  # SQLite may have rolled back already; then there is none
+            raise StoreUnavailable(f"the database cannot take writes now ({exc}); try again later") from exc
+        if self.failing and sql.lstrip()[:6].upper() in _WRITES:
+            log.warning("database %s: writes work again", self.name)
+            self.failing = False
+        return cursor
+
+    def _execute(self, sql: str, parameters: Any) -> sqlite3.Cursor:
+        """The plain ``execute`` (the one place a test injects a failing disk)."""
+        return super().execute(sql, parameters)
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN`` ... ``COMMIT`` on an autocommit connection, rolled back when the body raises (unless the
+    failed write already ended the transaction)."""
+    db.execute("BEGIN")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _lock_beside(path: str | Path) -> IO[str] | None:
@@ -146,23 +188,36 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self._lock = _lock_beside(path)  # before anything is written: a second manager writes nothing
-        self._db = sqlite3.connect(str(path), isolation_level=None)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db = sqlite3.connect(str(path), isolation_level=None, factory=GuardedConnection)
+        self._db.name = str(path)
+        try:
+            try:
+                check_not_newer(self._db, str(path))  # before WAL mode, which writes the file's header
+            except sqlite3.DatabaseError as exc:
+                raise InputError(f"{str(path)!r} is not a ggp database ({exc})") from None
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives the process dying at any moment (kill -9, a crash);
+            # only a power cut or an OS crash may lose the last commits, never the database.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self.schema_versions = migrate(self._db, str(path))
+            """(before, after): the schema version found when opening and the one now."""
+        except BaseException:
+            self.close()
+            raise
         self._links: dict[str, int] = {}
         self.recovered = self._abort_leftovers()
         self.recovered_tournaments = self._abort_leftover_tournaments()
 
     def close(self) -> None:
+        """Close the connection and release the lock (idempotent)."""
         self._db.close()
         if self._lock is not None:
             self._lock.close()  # closing the file releases the lock
             self._lock = None
 
     @property
-    def db(self) -> sqlite3.Connection:
+    def db(self) -> GuardedConnection:
         """The connection, for modules that keep tables of their own in the same file (Agon ratings,
         the scheduler); use it from the store's thread only."""
         return self._db
@@ -267,6 +322,45 @@ class Store:
         return PlayerRow(row["name"], row["kind"], row["url"], row["builtin"], bool(row["suspended"]),
                          row["fail_streak"])
 
+    def add_owned_player(self, name: str, url: str, token_hash: str, address: str) -> PlayerRow:
+        """Register a remote player for an owner (who proves it with the token ``token_hash`` hashes), from the
+        client ``address``; raises :class:`InputError` when the name is taken (nothing is replaced)."""
+        with transaction(self._db):
+            if self.player(name) is not None:
+                raise InputError(f"player name {name!r} is taken")
+            self._db.execute("INSERT INTO players (name, kind, url, added) VALUES (?, 'remote', ?, ?)",
+                             (name, url, time.time()))
+            self._db.execute("INSERT INTO player_owners (name, token_hash, address, registered) VALUES (?, ?, ?, ?)",
+                             (name, token_hash, address, time.time()))
+        player = self.player(name)
+        assert player is not None
+        return player
+
+    def owner_hash(self, name: str) -> str | None:
+        """The hash of the token of a player's owner, or ``None`` (the admin's player, or unknown)."""
+        row = self._db.execute("SELECT token_hash FROM player_owners WHERE name = ?", (name,)).fetchone()
+        return str(row[0]) if row else None
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Give a player a new name, with its owner, pause and ratings (past match records keep the name they
+        were played under); raises :class:`InputError` when ``new`` is taken."""
+        with transaction(self._db):
+            if self.player(new) is not None:
+                raise InputError(f"player name {new!r} is taken")
+            for sql in ("UPDATE players SET name = ? WHERE name = ?", "UPDATE player_owners SET name = ? WHERE name = ?",
+                        "UPDATE schedule_players SET name = ? WHERE name = ?",
+                        "UPDATE ratings SET player = ? WHERE player = ?",
+                        "UPDATE agon SET name = ? WHERE kind = 'skill' AND name = ?"):
+                self._db.execute(sql, (new, old))
+
+    def delete_player(self, name: str) -> None:
+        """Remove a player, its owner, pause and ratings (past match records keep its name)."""
+        with transaction(self._db):
+            for sql in ("DELETE FROM player_owners WHERE name = ?", "DELETE FROM schedule_players WHERE name = ?",
+                        "DELETE FROM ratings WHERE player = ?", "DELETE FROM agon WHERE kind = 'skill' AND name = ?",
+                        "DELETE FROM players WHERE name = ?"):
+                self._db.execute(sql, (name,))
+
     def note_player_result(self, name: str, failed: bool, suspend_after: int) -> PlayerRow | None:
         """Count a failed match (or reset the count); suspend at ``suspend_after`` failures in a row."""
         if failed:
@@ -301,8 +395,7 @@ class Store:
         return json.dumps(data)
 
     def _insert_match(self, record: MatchRecord, tournament_id: int | None = None) -> None:
-        self._db.execute("BEGIN")
-        try:
+        with transaction(self._db):
             self._db.execute(
                 "INSERT OR REPLACE INTO matches (id, game_key, status, header, players, tournament_id, created) "
                 "VALUES (?, ?, 'running', ?, ?, ?, ?)",
@@ -313,10 +406,6 @@ class Store:
             self._db.execute("DELETE FROM match_steps WHERE match_id = ?", (record.match_id,))
             for step in range(len(record.states)):
                 self._insert_step(record, step)
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
 
     def link_tournament(self, match_id: str, tournament_id: int) -> None:
         """Attach a match to a tournament; may be called before the match's ``start`` event."""
@@ -424,12 +513,11 @@ class Store:
         return {row["player"]: (row["rating"], row["matches"]) for row in rows}
 
     def set_ratings(self, game_key: str, ratings: dict[str, tuple[float, int]]) -> None:
-        self._db.execute("BEGIN")
-        for player, (rating, count) in ratings.items():
-            self._db.execute(
-                "INSERT OR REPLACE INTO ratings (game_key, player, rating, matches) VALUES (?, ?, ?, ?)",
-                (game_key, player, rating, count))
-        self._db.execute("COMMIT")
+        with transaction(self._db):
+            for player, (rating, count) in ratings.items():
+                self._db.execute(
+                    "INSERT OR REPLACE INTO ratings (game_key, player, rating, matches) VALUES (?, ?, ?, ?)",
+                    (game_key, player, rating, count))
 
     def rated_games(self) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT DISTINCT game_key FROM ratings ORDER BY game_key")]

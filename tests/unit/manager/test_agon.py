@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -13,6 +12,7 @@ from ggp.manager.agon import INITIAL, OVERALL, AgonRatings, AgonTable, update_ag
 from ggp.manager.app import create_app
 from ggp.manager.match_requests import MatchRequest
 from ggp.manager.service import Manager
+from ggp.manager.store import Store
 from tests.helpers.manager_machines import NIM_KIF
 
 Client = TestClient[web.Request, web.Application]
@@ -90,13 +90,15 @@ def test_a_player_holding_two_seats_gets_both_changes() -> None:
 
 
 def test_the_table_rates_incrementally_exactly_as_the_arithmetic() -> None:
-    table = AgonTable(sqlite3.connect(":memory:", isolation_level=None))
+    store = Store(":memory:")
+    table = AgonTable(store.db)
     for game, roles, players, goals in LOPSIDED + FAIR:
         table.add_match(game, roles, players, goals)
     whole = rate(LOPSIDED + FAIR)
     assert table.ratings(OVERALL) == whole
     assert table.ratings("fair") == rate(FAIR)  # a game's own scope counts only its matches
     assert table.scopes() == [OVERALL, "fair", "lopsided"]
+    store.close()
 
 
 async def test_the_manager_rates_its_matches_with_agon_and_serves_them(

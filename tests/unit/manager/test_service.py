@@ -85,3 +85,13 @@ async def test_standings_count_each_players_fallback_moves(aiohttp_server: Any) 
     assert store.fallbacks(tournament) == {match_id: (0, 1)}
     assert table["sloppy"]["fallbacks"] == 1 and table["good"]["fallbacks"] == 0
     store.close()
+
+
+async def test_a_match_aborted_before_its_task_began_is_stored_aborted_and_frees_its_seats(manager: Manager) -> None:
+    await manager.add_game("counter", COUNTER_KIF)
+    match_id = await manager.start_match(MatchRequest("counter", ("random", "random"), seed=1))
+    assert await manager.abort(match_id)  # at once: its task has not run a step yet
+    assert manager.running_ids() == []
+    record = manager.store.match(match_id)
+    assert record is not None and record.is_aborted
+    assert [m.status for m in manager.store.matches()] == ["aborted"]
