@@ -334,7 +334,7 @@ def write_html(reports: Sequence[GameReport], out: Path, *, title: str = "Game e
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;margin:1em 0}}
 td,th{{border:1px solid #ccc;padding:3px 8px;text-align:left}}.row img{{margin-right:1em}}.warn{{color:#a33}}
-.na{{color:#777;font-style:italic}}th.group{{background:#eef}}img.wide{{max-width:100%;display:block}}</style>
+.na{{color:#777;font-style:italic}}th.group{{background:#eef}}img{{max-width:100%;height:auto}}img.wide{{display:block}}</style>
 </head><body><h1>{html.escape(title)}</h1>
 <p>RAPP fitness f = (1 - D)(1 - B)(1 - Q), each with its 95% bootstrap interval over the plays;
 "n/a" where no RAPP model applies to the players or the game is not a two-player game.</p>
