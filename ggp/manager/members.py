@@ -248,20 +248,21 @@ def _idle(request: web.Request, name: str) -> web.Response | None:
     return None
 
 
-async def pause(request: web.Request) -> web.Response:
+async def _set_paused(request: web.Request, paused: bool) -> web.Response:
+    """Pause or resume the owner's player in the schedule."""
     owned = await _owned(request)
     if isinstance(owned, web.Response):
         return owned
-    request.app[SCHEDULER].set_paused(owned[1], True)
-    return web.json_response({"name": owned[1], "paused": True})
+    request.app[SCHEDULER].set_paused(owned[1], paused)
+    return web.json_response({"name": owned[1], "paused": paused})
+
+
+async def pause(request: web.Request) -> web.Response:
+    return await _set_paused(request, True)
 
 
 async def resume(request: web.Request) -> web.Response:
-    owned = await _owned(request)
-    if isinstance(owned, web.Response):
-        return owned
-    request.app[SCHEDULER].set_paused(owned[1], False)
-    return web.json_response({"name": owned[1], "paused": False})
+    return await _set_paused(request, False)
 
 
 async def rename(request: web.Request) -> web.Response:

@@ -24,6 +24,7 @@ from ggp.players.mcts import MctsPlayer
 from ggp.reasoner.circuit import CircuitStateMachine
 from ggp.reasoner.circuit.evaluator import EvaluatorKind
 from tests.conftest import KIF_DIR
+from tests.helpers.pick_game import pick_two_game
 from tests.unit.reasoner.circuit_support import LOCAL, circuit_machine
 
 RECORD = Path(__file__).resolve().parents[1] / "data" / "search_replay.json"
@@ -51,20 +52,7 @@ GAMES: dict[str, tuple[tuple[EvaluatorKind, ...], int, int]] = {
 }
 """Game: (evaluators, plies, iterations a move)."""
 
-PICK_GAME = """
-(role picker)
-(item 0) (item 1) (item 2) (item 3) (item 4) (item 5) (item 6) (item 7) (item 8) (item 9)
-(succ 0 1) (succ 1 2) (succ 2 3)
-(init (step 0))
-(<= (legal picker (take ?i)) (item ?i) (not (true (taken ?i))))
-(<= (next (taken ?i)) (does picker (take ?i)))
-(<= (next (taken ?i)) (true (taken ?i)))
-(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
-(<= terminal (true (step 3)))
-(<= (goal picker 100) (true (taken 7)) (true (taken 3)))
-(<= (goal picker 0) (not (true (taken 7))))
-(<= (goal picker 0) (true (taken 7)) (not (true (taken 3))))
-"""
+PICK_GAME = pick_two_game(10)
 """A one-player game for nested search: take 3 of 10 items, 100 when items 3 and 7 are among them."""
 
 

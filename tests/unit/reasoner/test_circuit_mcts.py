@@ -17,6 +17,7 @@ from ggp.reasoner.circuit.native_evaluator import CEvaluator
 from ggp.reasoner.machine import Move, State
 from tests.conftest import KIF_DIR
 from tests.helpers.chain_game import chain_game
+from tests.helpers.pick_game import pick_two_game
 from tests.prerequisites import needs
 from tests.unit.reasoner.circuit_support import circuit_machine
 
@@ -292,26 +293,6 @@ def test_a_root_where_both_roles_choose_proves_no_move() -> None:
     tree = solver_tree(machine, machine.initial_state())
     assert tree.search(2000, math.inf) == 2000
     assert set(tree.root_statistics(0).proven) == {None}
-
-
-def pick_two_game(items: int = 16) -> str:
-    """A one-player game: take 3 of ``items`` items one at a time, scoring 100 when items 3 and 7 are both
-    taken, in any order (where all-moves-as-first statistics are exact), else 0."""
-    facts = " ".join(f"(item {i})" for i in range(items))
-    return f"""
-(role picker)
-{facts}
-(succ 0 1) (succ 1 2) (succ 2 3)
-(init (step 0))
-(<= (legal picker (take ?i)) (item ?i) (not (true (taken ?i))))
-(<= (next (taken ?i)) (does picker (take ?i)))
-(<= (next (taken ?i)) (true (taken ?i)))
-(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
-(<= terminal (true (step 3)))
-(<= (goal picker 100) (true (taken 7)) (true (taken 3)))
-(<= (goal picker 0) (not (true (taken 7))))
-(<= (goal picker 0) (true (taken 7)) (not (true (taken 3))))
-"""
 
 
 def pick_machine(tmp_path: Path, evaluator: EvaluatorKind, items: int = 16) -> CircuitStateMachine:
