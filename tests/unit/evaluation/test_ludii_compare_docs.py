@@ -3,22 +3,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
+from tests.helpers.benchmarks import load_benchmark
+
 ROOT = Path(__file__).resolve().parents[3]
-BENCHMARK = ROOT / "benchmarks" / "ludii_compare.py"
 DOC = ROOT / "docs" / "evaluation.md"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ludii_compare_bench", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("ludii_compare")
 
 
 def test_both_ludii_tables_in_the_docs_are_rebuilt_from_the_committed_data() -> None:

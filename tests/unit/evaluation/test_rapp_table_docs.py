@@ -3,25 +3,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.helpers.benchmarks import load_benchmark
 from tests.prerequisites import require_module
 
 ROOT = Path(__file__).resolve().parents[3]
-BENCHMARK = ROOT / "benchmarks" / "rapp_table.py"
 DOC = ROOT / "docs" / "rapp_results.md"
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rapp_table_bench", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("rapp_table")
 
 
 def _published_table(doc: str, header: str) -> list[str]:

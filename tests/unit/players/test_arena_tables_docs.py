@@ -3,12 +3,12 @@ or its row says it is not: ``(not rebuilt from committed data)``."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
+
+from tests.helpers.benchmarks import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "benchmarks" / "data"
@@ -24,12 +24,7 @@ STRENGTH_HEADER = "| Game | Claim | Player | Opponent | Engine | Games | W / D /
 
 
 def benchmark(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark(name)
 
 
 def tables(path: Path, header: str) -> list[list[str]]:

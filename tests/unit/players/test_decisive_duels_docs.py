@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from tests.helpers.benchmarks import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "benchmarks" / "data" / "decisive_duels_2026-11-27.jsonl.gz"
 
 
 def test_the_docs_decisive_duel_table_is_printed_from_the_committed_runs() -> None:
-    spec = importlib.util.spec_from_file_location("arena_duels", ROOT / "benchmarks" / "arena_duels.py")
-    assert spec is not None and spec.loader is not None
-    arena_duels = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(arena_duels)
+    arena_duels = load_benchmark("arena_duels")
     duels = arena_duels.read_duels(DATA)
     assert len(duels) == 10
     docs = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")

@@ -172,14 +172,12 @@ def test_a_measurement_that_fails_gives_the_defaults_never_a_refusal(caplog: pyt
 
 
 def test_the_docs_table_of_the_choices_is_printed_from_the_committed_profiles() -> None:
-    import importlib.util
     import json
 
+    from tests.helpers.benchmarks import load_benchmark
+
     root = Path(__file__).resolve().parents[3]
-    spec = importlib.util.spec_from_file_location("selfconfig_choices", root / "benchmarks" / "selfconfig_choices.py")
-    assert spec is not None and spec.loader is not None
-    choices = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(choices)
+    choices = load_benchmark("selfconfig_choices")
     data = root / "benchmarks" / "data" / "selfconfig_choices.jsonl"
     rows = [json.loads(line) for line in data.read_text().splitlines() if line.strip()]
     assert [row["game"] for row in rows] == list(choices.GAMES)

@@ -3,12 +3,12 @@ and checkers (Sancho's propnet build runs out of memory) counts in no overall ro
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.helpers.benchmarks import load_benchmark
 
 BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 
@@ -16,12 +16,7 @@ BENCHMARKS = Path(__file__).resolve().parents[3] / "benchmarks"
 @pytest.fixture
 def vs_sancho(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     monkeypatch.syspath_prepend(str(BENCHMARKS))  # it imports its sibling ggp_base_host
-    spec = importlib.util.spec_from_file_location("vs_sancho", BENCHMARKS / "vs_sancho.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "vs_sancho", module)  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("vs_sancho")
 
 
 def row(game: str, share: float, silent: bool = False) -> dict[str, object]:

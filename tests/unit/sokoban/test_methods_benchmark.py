@@ -5,17 +5,16 @@ report from them alone, so ``--report-from`` recomputes every figure from the co
 from __future__ import annotations
 
 import copy
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.helpers.benchmarks import load_benchmark
+
 ROOT = Path(__file__).resolve().parents[3]
-BENCHMARK = ROOT / "benchmarks" / "sokoban_methods.py"
 DOC = ROOT / "docs" / "sokoban_methods.md"
 
 BASE = {"command": "python benchmarks/sokoban_methods.py --minutes 4 --seed 0", "date": "2026-01-02",
@@ -25,12 +24,7 @@ RERUN = {**BASE, "command": "python benchmarks/sokoban_methods.py --minutes 1 --
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sokoban_methods_bench", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("sokoban_methods")
 
 
 def _method(method: str, run: dict[str, Any], **figures: Any) -> dict[str, Any]:
