@@ -54,11 +54,12 @@ def test_the_arena_results_table_is_the_committed_runs_row_for_row() -> None:
         assert [s["player"] for s in result["standings"][:2]] == command[-3::2]
 
 
-def test_the_decisive_duel_table_has_no_row_beside_the_committed_runs() -> None:
+def test_the_duel_tables_have_no_row_beside_the_committed_runs() -> None:
+    # The decisive-move duels, then the self-configuration's (issue 41): two tables of the same kind.
     arena_duels = benchmark("arena_duels")
-    duels = arena_duels.read_duels(DATA / "decisive_duels_2026-11-27.jsonl.gz")
-    [rows] = tables(PLAYERS, DUELS_HEADER)
-    assert rows == [arena_duels.row(duel) for duel in duels]
+    files = ("decisive_duels_2026-11-27.jsonl.gz", "selfconfig_duels_2026-11-28.jsonl.gz")
+    assert tables(PLAYERS, DUELS_HEADER) == [[arena_duels.row(duel) for duel in arena_duels.read_duels(DATA / name)]
+                                            for name in files]
 
 
 def test_the_puzzle_rows_are_the_committed_knights_tour_runs_or_say_they_are_not() -> None:

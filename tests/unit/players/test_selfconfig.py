@@ -67,11 +67,12 @@ def test_no_measurement_or_too_little_of_one_gives_the_safe_defaults_and_says_wh
 @pytest.mark.parametrize(("game", "decisive"), [("connectFour", 2), ("breakthrough", 0)])
 def test_a_connection_game_gets_the_lookahead_and_a_wide_race_game_does_not(game: str, decisive: int) -> None:
     # connectFour: a move wins at once in about a quarter of random play's decisions, and 7 moves x 7
-    # replies fit one lane word. breakthrough: wins are common too, but some 25 moves x 25 replies never fit.
+    # replies fit one lane word. breakthrough: some 25 moves x 25 replies never fit.
     measured = profile_game(machine_of(game), seed=5)
     assert measured.complete and measured.decisions > 0
-    assert measured.win_share >= WIN_SHARE_MIN
     assert (measured.fit_share >= PAIR_FIT_MIN) == (decisive == 2)
+    if decisive == 2:
+        assert measured.win_share >= WIN_SHARE_MIN
     assert choose_settings(measured).decisive == decisive
 
 
