@@ -35,6 +35,9 @@ FULL = os.environ.get("GGP_CIRCUIT_ALL_TRACES") == "1"
 
 COMPILED = ("ticTacToe", "connectFour", "breakthrough")
 
+SPLIT = ("hex", "skirmish")
+"""Games over the node limit as written that compile with their rule bodies split (ggp.reasoner.decompose)."""
+
 
 def _traces() -> list[Path]:
     if not TRACES.is_dir():
@@ -72,3 +75,11 @@ def test_the_interpreted_circuit_replays_the_reference_trace(trace_path: Path) -
 )
 def test_the_compiled_circuit_replays_the_reference_trace(trace_path: Path) -> None:
     _replay(trace_path, "c", DEFAULT_MAX_NODES)
+
+
+@pytest.mark.parametrize(
+    "trace_path", needs_shared([TRACES / f"{key}.json" for key in SPLIT if (TRACES / f"{key}.json").is_file()]),
+    ids=lambda p: getattr(p, "stem", "none"),
+)
+def test_a_game_compiled_with_split_rule_bodies_replays_the_reference_trace(trace_path: Path) -> None:
+    _replay(trace_path, "interpreter", DEFAULT_MAX_NODES)
