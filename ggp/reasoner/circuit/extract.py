@@ -32,6 +32,12 @@ TRUE_ATOM = 0
 OUTPUT_KINDS = ("legal", "next", "terminal", "goal", "init", "sees")
 
 
+FACTS_PER_RULE = 4
+"""Facts (static tables) do not count against the node limit, since they cost the circuit nothing
+(gt_two_thirds_4p has 1.1 million); more than this many per rule of the limit are refused all the same
+(laikLee_hex's ``islist`` has no end)."""
+
+
 class CircuitError(ReasonerError):
     """The game cannot be compiled to a circuit (too large, unstratified, unsupported rules)."""
 
@@ -69,8 +75,13 @@ class _Observer:
         if choice or len(head) != 1:
             raise CircuitError(f"{self._file}: the ground program has a rule a circuit cannot express")
         self.rules.append((head[0], tuple(body)))
-        if body:  # facts (static tables: 1.1 million in gt_two_thirds_4p) cost the circuit nothing
+        if body:
             self._counted += 1
+        elif len(self.rules) - self._counted > FACTS_PER_RULE * self._max_rules:  # an endless static relation
+            raise CircuitTooLargeError(
+                f"{self._file}: the ground program has more than {FACTS_PER_RULE * self._max_rules:,} facts "
+                f"({FACTS_PER_RULE} per rule of the circuit node limit)"
+            )
         if self._counted > self._max_rules:
             raise CircuitTooLargeError(
                 f"{self._file}: the ground program has more than {self._max_rules:,} rules (the circuit node limit)"

@@ -165,6 +165,13 @@ def test_a_general_relation_asked_with_constants_is_grounded_for_those_constants
 def test_static_facts_do_not_count_against_the_node_limit() -> None:
     table = " ".join(f"(pair {i} {j})" for i in range(60) for j in range(60))
     game = parse_kif(f"(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100) {table}")
-    machine = CircuitStateMachine(game, LOCAL, evaluator="interpreter", max_nodes=20)
-    assert machine.circuit.ground_rules > 3600  # the table was grounded, and cost nothing
+    machine = CircuitStateMachine(game, LOCAL, evaluator="interpreter", max_nodes=1000)
+    assert machine.circuit.ground_rules > 3600  # the table was grounded as written, and cost nothing
     assert machine.legal_moves(machine.initial_state(), machine.roles[0])
+
+
+def test_an_endless_static_relation_is_refused_all_the_same() -> None:
+    game = parse_kif("(role a) (init s) (nat 0) (<= (nat (succ ?x)) (nat ?x)) (<= (legal a go) (true s))"
+                     "(<= (goal a 100) (nat ?x) (true s)) (<= (goal a 0) (not (true s))) (<= terminal (not (true s)))")
+    with pytest.raises(CircuitTooLargeError, match="more than 80 facts"):
+        CircuitStateMachine(game, LOCAL, evaluator="interpreter", max_nodes=20)
