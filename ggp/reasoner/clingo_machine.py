@@ -71,14 +71,16 @@ def _new_control() -> clingo.Control:
 def domain_program(description: Description) -> str:
     """The relaxed program whose least model over-approximates the fluent and move domains.
 
-    Only the rules that ``init``, ``next`` and ``legal`` depend on are kept: relations used only by
-    ``goal`` or ``terminal`` (often recursive counts or paths) cannot add a fluent or a move, and
-    without negation their relaxed extension can be far larger than anything a real state reaches.
+    Only the rules that ``init``, ``next`` and ``legal`` depend on through positive literals are kept:
+    relations used only by ``goal`` or ``terminal`` (often recursive counts or paths), or only under
+    negation, cannot add a fluent or a move, and without negation their relaxed extension can be far
+    larger than anything a real state reaches.
     """
-    needed = relations_needed(description, frozenset({"init", "next", "legal"}))
-    relaxed = [
-        relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules if rule.head.name in needed
-    ]
+    relaxed_all = tuple(relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules)
+    # Needed through the relaxed bodies: a relation used only under negation (chess's 8-argument
+    # threatened_with_capture) cannot add a fluent or a move either.
+    needed = relations_needed(Description(relaxed_all), frozenset({"init", "next", "legal"}))
+    relaxed = [rule for rule in relaxed_all if rule.head.name in needed]
     rtrue, rdoes = encode_name(_RELAXED_TRUE), encode_name(_RELAXED_DOES)
     return "\n".join(
         [

@@ -352,6 +352,9 @@ class _Emitter:
             slot: builder.does_role[atom] for atom, slot in builder.input_slot.items() if atom in builder.does_role
         }
         self._does_or_cache: dict[frozenset[int], Ref] = {}
+        # Literals that hold exactly when one of a set of moves is played: the moves themselves and the
+        # ORs written by does_or (a relation made of moves alone, e.g. by rule splitting, merges again).
+        self._move_sets: dict[int, frozenset[int]] = {slot: frozenset((slot,)) for slot in self._slot_role}
 
     def lower(self, comp: list[int], phase_b: bool, output_atoms: set[int]) -> None:
         """Emit the statements of one component (its atoms, dependencies first)."""
@@ -414,7 +417,15 @@ class _Emitter:
                 parts.extend(sorted(chosen))
         ref = self.emit(tuple((p,) for p in sorted(parts)), True, False)
         self._does_or_cache[slots] = ref
+        self._move_sets.setdefault(_lit_of(ref), slots)
         return ref
+
+    def _does_or_cost(self, slots: frozenset[int]) -> int:
+        """Literals :meth:`does_or` would write for ``slots`` (the shorter of each role's set or complement)."""
+        per_role: dict[int, int] = defaultdict(int)
+        for slot in slots:
+            per_role[self._slot_role[slot]] += 1
+        return sum(min(n, len(self._role_moves[r]) - n) for r, n in per_role.items())
 
     def canon(self, body: Body) -> Body | None:
         """The body over slots (aliases resolved, constants folded, sorted); None when it is false."""
@@ -432,20 +443,27 @@ class _Emitter:
         return tuple(sorted(lits))
 
     def merge_moves(self, bodies: list[Body]) -> list[Body]:
-        """Rules that differ only in one move literal become rest AND OR(moves)."""
+        """Rules that differ only in one move literal (a move, or an OR of moves) become rest AND OR(moves)."""
         groups: dict[Body, set[int]] = defaultdict(set)
         out: list[Body] = []
         for body in bodies:
-            moves = [lit for lit in body if lit > 0 and lit in self._slot_role]
+            moves = [lit for lit in body if lit in self._move_sets]
             if len(moves) == 1:
                 groups[tuple(lit for lit in body if lit != moves[0])].add(moves[0])
             else:
                 out.append(body)
-        for rest, slots in groups.items():
-            if len(slots) == 1:
-                out.append(tuple(sorted(rest + tuple(slots))))
+        for rest, lits in groups.items():
+            if len(lits) == 1:
+                out.append(tuple(sorted(rest + tuple(lits))))
                 continue
-            ref = self.does_or(frozenset(slots))
+            slots = frozenset().union(*(self._move_sets[lit] for lit in lits))
+            if not lits <= self._slot_role.keys() and self._does_or_cost(slots) >= len(lits):
+                # ORs of moves that are cheaper (and shared) as they are: OR them, remember the moves.
+                ref = self.emit(tuple((lit,) for lit in sorted(lits)), True, False)
+                self._move_sets.setdefault(_lit_of(ref), slots)
+                out.append(tuple(sorted(rest + (_lit_of(ref),))))
+                continue
+            ref = self.does_or(slots)
             if ref == TRUE_REF:
                 out.append(rest)
             else:

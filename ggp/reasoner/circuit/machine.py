@@ -47,7 +47,8 @@ from ggp.reasoner.wrappers import first_that_builds
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_NODES = 500_000
-"""Ground rules beyond which a game is not compiled (the clingo engine is used instead)."""
+"""Ground rules (facts not counted) beyond which a game is grounded again with its rule bodies split, and
+beyond which, split too, it is not compiled (``make_fast_machine`` then uses the ``auto`` engine)."""
 
 DEFAULT_MAX_DEPTH = 1000
 """Joint moves after which a random playout is cut (as ``ggp.reasoner.playouts`` and ``ggp bench`` do)."""

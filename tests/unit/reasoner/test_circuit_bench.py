@@ -73,4 +73,4 @@ def test_auto_measures_the_quick_engine_when_the_circuit_does_not_build_and_says
     assert main(["bench", str(TTT), "--seconds", "0.1"]) == 0
     out = capsys.readouterr().out
     assert "engine      clingo (auto: what a player uses; the circuit did not build: " in out
-    assert "more than 5 rules" in out
+    assert "the circuit node limit" in out

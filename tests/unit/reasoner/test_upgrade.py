@@ -125,7 +125,7 @@ def test_the_background_build_runs_in_a_child_process_with_more_ground_rules_tha
     monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # a game over the limit stays on the quick machine
     machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine) and machine.wait(120) and not machine.upgraded
-    assert "more than 5 rules (the circuit node limit)" in caplog.text
+    assert "the circuit node limit" in caplog.text and "(also with its rule bodies split)" in caplog.text
 
 
 def test_a_built_circuit_is_kept_on_disk_for_the_next_process_and_a_damaged_one_is_built_again(
