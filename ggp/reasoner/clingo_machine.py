@@ -373,6 +373,9 @@ class ClingoStateMachine(StateInfoQueries):
     (see :class:`_Part`); "grounded" and "fresh" force one mode (for tests and measurements).
     """
 
+    engine = "clingo"
+    """The registered engine this machine is (:func:`ggp.reasoner.engines.engine_name`)."""
+
     def __init__(
         self,
         description: Description,

@@ -120,18 +120,12 @@ def make_machine(
         raise ReasonerError(f"{description.file}: the {engine} engine cannot play this game: {reason}") from exc
 
 
-_ENGINE_OF_CLASS = {
-    "ClingoStateMachine": "clingo", "NaiveStateMachine": "naive", "CircuitStateMachine": "circuit",
-    "PerStateMachine": "per-state", "ProverMachine": "prover",
-}
-
-
 def engine_name(machine: StateMachine) -> str:
     """The registered engine that answers for ``machine``, looked up through answer caches and upgrades
     (``inner``, ``current``): e.g. ``clingo`` or ``circuit (c)`` (the circuit with its evaluator); the class
-    name for a machine of no registered engine."""
+    name for a machine of no registered engine. Each engine's class says its name (``engine``)."""
     for _ in range(8):
-        name = _ENGINE_OF_CLASS.get(type(machine).__name__)
+        name: str | None = getattr(type(machine), "engine", None)
         if name == "circuit":
             evaluator = getattr(getattr(machine, "evaluator", None), "name", None)
             return f"circuit ({evaluator})" if evaluator else name

@@ -44,6 +44,9 @@ class NaiveStateMachine(StateInfoQueries):
     query has no answer set and :class:`IllegalMoveError` for an illegal joint move.
     """
 
+    engine = "naive"
+    """The registered engine this machine is (:func:`ggp.reasoner.engines.engine_name`)."""
+
     def __init__(self, description: Description, limits: GroundingLimits | None = None) -> None:
         self.description = description
         self.limits = limits or GroundingLimits()

@@ -66,6 +66,9 @@ class PerStateMachine:
     the static facts its probe computed).
     """
 
+    engine = "per-state"
+    """The registered engine this machine is (:func:`ggp.reasoner.engines.engine_name`)."""
+
     def __init__(
         self, description: Description, limits: GroundingLimits | None = None, *, cache_size: int = 4096,
         program: RuleProgram | None = None,

@@ -131,6 +131,9 @@ class ProverMachine:
     validates.
     """
 
+    engine = "prover"
+    """The registered engine this machine is (:func:`ggp.reasoner.engines.engine_name`)."""
+
     def __init__(self, description: Description, limits: GroundingLimits | None = None, *,
                  cache_size: int = 4096) -> None:
         self.description = description

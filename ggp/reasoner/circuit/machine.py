@@ -113,6 +113,9 @@ class CircuitStateMachine(StateInfoQueries):
     failures and :class:`IllegalMoveError` for an illegal joint move. A lock makes queries thread-safe.
     """
 
+    engine = "circuit"
+    """The registered engine this machine is (:func:`ggp.reasoner.engines.engine_name`)."""
+
     def __init__(
         self,
         description: Description,
