@@ -13,6 +13,7 @@ this module, the StateMachine protocol and ``ggp.gdl.terms``, so any reasoner ca
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from typing import Protocol, TypeVar, runtime_checkable
 from ggp.gdl.terms import Term
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
+log = logging.getLogger(__name__)
+
 _N = TypeVar("_N", int, float)
 
 NO_GDL2 = "this player does not support GDL-II"
@@ -28,6 +31,10 @@ NO_GDL2 = "this player does not support GDL-II"
 
 SAFETY_MARGIN = 0.5
 """Seconds kept back from a protocol clock so the reply travels back in time (protocol.md §4)."""
+
+MAX_CONFIGURATION_CHARS = 200
+"""Longest self-configuration line kept (:func:`clean_configuration`): a log line's worth, and what the manager
+stores per seat at most whatever a remote player sends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,3 +170,55 @@ class Gdl2Player(Player, Protocol):
     def own_legal_moves(self) -> tuple[Move, ...]: ...
 
     def choose_hidden(self, budget: Budget) -> Move: ...
+
+
+@runtime_checkable
+class Configuration(Protocol):
+    """Settings a player chose for its current match by itself (self-configuration, issue 41), e.g.
+    :class:`~ggp.players.selfconfig.SearchSettings`: anything that describes itself in one line."""
+
+    def describe(self) -> str: ...
+
+
+def configuration_of(player: object) -> str:
+    r"""What ``player`` chose for its current match, as one clean line (:func:`clean_configuration`), or ``""``.
+
+    A player that configures itself during ``start`` keeps its choice in a ``configuration`` attribute (a
+    :class:`Configuration`, None when every option was given). This one function reads it for everyone who
+    reports it: the player server (its START reply's ``X-GGP-Configuration`` header, which the manager records
+    for remote and built-in seats alike) and ``ggp arena`` (its ``--json``), so both report the same choice
+    the same way. A ``describe`` that raises is logged and reported as ``""``: a report never breaks a match.
+
+    >>> class Settings:
+    ...     def describe(self) -> str:
+    ...         return "decisive=2:\n because"
+    >>> class Chooser:
+    ...     configuration = Settings()
+    >>> configuration_of(Chooser()), configuration_of(object())
+    ('decisive=2: because', '')
+    """
+    settings = getattr(player, "configuration", None)
+    if not isinstance(settings, Configuration):
+        return ""
+    try:
+        return clean_configuration(settings.describe())
+    except Exception:  # a report must not fail the match it reports on
+        log.warning("%s: describing its configuration failed", getattr(player, "name", "player"), exc_info=True)
+        return ""
+
+
+def clean_configuration(text: object) -> str:
+    r"""``text`` as one line of printable ASCII (whitespace runs as one space, anything else as ``?``), cut to
+    :data:`MAX_CONFIGURATION_CHARS` (ending ``...`` when cut); ``""`` for anything but a string. Applied where a
+    configuration is made and again where one is received, so no sender can make a record hold more.
+
+    >>> clean_configuration("  decisive=0,\tbecause \u00e9 "), len(clean_configuration("x" * 5000)), clean_configuration(3)
+    ('decisive=0, because ?', 200, '')
+    """
+    if not isinstance(text, str):
+        return ""
+    line = " ".join(text[:4 * MAX_CONFIGURATION_CHARS].split())
+    line = "".join(c if " " <= c <= "~" else "?" for c in line)
+    if len(line) > MAX_CONFIGURATION_CHARS:
+        line = line[:MAX_CONFIGURATION_CHARS - 3] + "..."
+    return line

@@ -53,6 +53,11 @@ BUSY = "busy"
 AVAILABLE = "available"
 NIL = "nil"
 
+CONFIGURATION_HEADER = "X-GGP-Configuration"
+"""An HTTP header of our player server's ``ready`` reply to START: what the player chose for the match by
+itself (one line, :func:`~ggp.player.clean_configuration`; absent when it chose nothing). An extension
+other managers ignore, as they ignore any header; the manager records it per seat (``x-configurations``)."""
+
 _WORD = re.compile(r"[^\s();?][^\s();]*")
 
 

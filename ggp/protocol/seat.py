@@ -24,7 +24,8 @@ that starts again replays the match's joint moves from the initial state (its
 >>> from ggp.reasoner.per_state import PerStateMachine
 >>> game = parse_kif("(role a) (init s) (<= (legal a go) (true s)) (<= terminal (not (true s))) (goal a 100)")
 >>> seat = Seat("m1", game.roles[0])
->>> seat.start(LegalPlayer(), game, PerStateMachine, time.monotonic() + 5)
+>>> seat.start(LegalPlayer(), game, PerStateMachine, time.monotonic() + 5)  # no self-configuration to report
+''
 >>> [str(move) for move in seat.catch_up([(None, None)], hidden=False)]
 ['go']
 >>> move, why = seat.choose(False, time.monotonic() + 1, time.monotonic() + 1.1)
@@ -42,7 +43,7 @@ from typing import Any
 
 from ggp.errors import GgpError, IllegalMoveError, ProtocolError
 from ggp.gdl.terms import Description, Term, find_move
-from ggp.player import AnytimePlayer, Budget, Gdl2Player, Player
+from ggp.player import AnytimePlayer, Budget, Gdl2Player, Player, configuration_of
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 log = logging.getLogger(__name__)
@@ -91,8 +92,10 @@ class Seat:
             self._search = None
 
     def start(self, player: Player, description: Description, machine_factory: MachineFactory,
-              deadline: float) -> None:
-        """Build the machine, check the role, start the player with ``deadline`` (monotonic)."""
+              deadline: float) -> str:
+        """Build the machine, check the role, start the player with ``deadline`` (monotonic); returns what
+        the player chose for this match by itself (:func:`~ggp.player.configuration_of`, ``""``: nothing), which
+        the server reports in its START reply's ``X-GGP-Configuration`` header."""
         machine = machine_factory(description)
         if self.role not in machine.roles:
             roles = " ".join(str(role) for role in machine.roles)
@@ -101,6 +104,7 @@ class Seat:
         self.player, self.machine, self.state, self.history = player, machine, state, [state]
         self.as_written = description.case_sensitive
         player.start(machine, self.role, Budget(deadline=deadline, cancel=self.cancel))
+        return configuration_of(player)
 
     def catch_up(self, updates: Sequence[Update], hidden: bool) -> tuple[Move, ...]:
         """Apply ``updates`` in arrival order; the role's legal moves after them (empty: none, or terminal)."""
@@ -306,8 +310,7 @@ def worker_call(method: str, args: tuple[Any, ...], level: int) -> tuple[Any, li
         if method == "start":
             match_id, role, *rest = args
             seat = _SEATS["seat"] = Seat(match_id, role)
-            seat.start(*rest)
-            result = None
+            result: Any = seat.start(*rest)
         else:
             seat = _SEATS.get("seat")  # type: ignore[assignment]
             if seat is None:

@@ -35,7 +35,9 @@ Match flow (protocol.md §3-4):
 
 - START starts the standby seat, builds the state machine and calls ``player.start`` during the start
   clock, and answers ``ready`` by ``startclock - 0.5 s`` even if setup is still running (the standby
-  answers meanwhile). Rules the validator rejects, or a role the game lacks, get the reply ``error:
+  answers meanwhile); a ``ready`` given after the setup ended carries what the player chose for the match by
+  itself, if anything, in an ``X-GGP-Configuration`` header (:func:`~ggp.player.configuration_of`). Rules the
+  validator rejects, or a role the game lacks, get the reply ``error:
   <reason>`` (logged) instead of ``ready``; rules the player's engine cannot build (grounding over its
   limits, say) get ``ready`` when the standby engine plays them, and the player starts again on the
   recovery engine.

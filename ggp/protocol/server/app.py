@@ -3,7 +3,9 @@
 :func:`create_player_app` builds the application around a :class:`~ggp.protocol.server.host.PlayerHost`.
 Each request's message is size-checked, parsed (large ones off the event loop), refused when a browser on
 another site sends anything but INFO or PREVIEW, and handed to the host; the host's reply goes back as
-``text/acl``. The package docstring (:mod:`ggp.protocol.server`) describes the server as a whole.
+``text/acl``; a ``ready`` to START carries what the player chose for the match by itself in an
+``X-GGP-Configuration`` header (:data:`~ggp.protocol.messages.CONFIGURATION_HEADER`) when it chose
+anything. The package docstring (:mod:`ggp.protocol.server`) describes the server as a whole.
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from aiohttp import web
 from ggp.errors import ProtocolError
 from ggp.protocol.httpguard import cap_connections, cross_site
 from ggp.protocol.limits import MAX_RULES_CHARS, clock_problem, size_problem
-from ggp.protocol.messages import Info, Preview, Start, info_reply, message_type, parse_message
+from ggp.protocol.messages import (
+    CONFIGURATION_HEADER,
+    READY,
+    Info,
+    Preview,
+    Start,
+    info_reply,
+    message_type,
+    parse_message,
+)
 from ggp.protocol.parsing import ParseLane
 from ggp.protocol.seat import MachineFactory, one_line
 from ggp.protocol.server.bounds import PlayerLimits
@@ -137,7 +148,12 @@ async def _respond(request: web.Request, text: str, received: float, via_get: bo
         log.exception("failed to answer a %s message", message_type(message))
         return web.Response(status=500, text=f"internal error: {one_line(exc)}")
     log.debug("to %s: %s", request.remote, reply)
-    return _acl(reply)
+    response = _acl(reply)
+    if isinstance(message, Start) and reply == READY:
+        configuration = request.app[PLAYER_HOST].configuration(message.match_id)
+        if configuration:  # one clean line of printable ASCII: a valid header value
+            response.headers[CONFIGURATION_HEADER] = configuration
+    return response
 
 
 def _acl(reply: str) -> web.Response:

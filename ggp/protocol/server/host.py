@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ggp.errors import GgpError, ReasonerError
-from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player
+from ggp.player import NO_GDL2, SAFETY_MARGIN, Gdl2Player, Player, clean_configuration
 from ggp.protocol.messages import (
     ABORTED,
     BUSY,
@@ -150,6 +150,13 @@ class PlayerHost:
     def match_id(self) -> str | None:
         """The id of the match being played, if any."""
         return self._match.match_id if self._match else None
+
+    def configuration(self, match_id: str) -> str:
+        """What the player of match ``match_id`` chose for it by itself at START (``""``: nothing, the setup
+        was not done by the reply, or no such match is played): the app sends it in the START reply's
+        ``X-GGP-Configuration`` header, for the manager's match record."""
+        match = self._current(match_id)
+        return match.configuration if match is not None else ""
 
     @property
     def worker_pid(self) -> int | None:
@@ -324,7 +331,7 @@ class PlayerHost:
                                               deadline - SEARCH_SLACK), "setup", bound)
         match.setup = setup
         try:
-            await self._until(setup, deadline)
+            match.configuration = clean_configuration(await self._until(setup, deadline))
         except TimeoutError:
             log.warning("match %s: setup still running at the start clock; answering ready%s", match.match_id,
                         " (the standby engine answers meanwhile)" if match.standby else "")

@@ -49,6 +49,9 @@ class _Match:
     """Why the player's seat is no longer asked (the standby seat plays alone)."""
     start_reply: str | None = None
     """What START was answered (``ready`` or ``error: ...``): a repeated START gets the same answer."""
+    configuration: str = ""
+    """What the player chose for this match by itself, as its seat's START returned it (``""``: nothing, or
+    the setup was not done by the START reply): the reply's ``X-GGP-Configuration`` header."""
     gdl2: bool = False
     spellings: dict[str, str] = field(default_factory=dict)
     """The rules' own spelling of each name written with capitals: replies use it (ggp-base compares
