@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 MAX_HEAD_BYTES = 65536
@@ -25,11 +26,34 @@ MAX_HEAD_BYTES = 65536
 _STATUS = re.compile(rb"HTTP/1\.[01] ([0-9]{3})(?: [^\r\n]*)?\r?\n")
 
 
+MAX_KEPT_HEADER_CHARS = 1000
+"""Longest value kept of a reply header the caller asked for (:func:`exchange`'s ``keep``); the rest is cut."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A player's HTTP reply: its status, its body (cut to the caller's bound) and the reply headers the
+    caller asked to keep, by lower-case name (the first of each, its value cut to
+    :data:`MAX_KEPT_HEADER_CHARS` bytes and decoded as ASCII, other bytes replaced)."""
+
+    status: int
+    body: bytes
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
 async def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float, connect_s: float,
                max_body: int) -> tuple[int, bytes]:
     """(status, reply body) of POSTing ``body`` to ``url``; the body is read to at most ``max_body``
     bytes (more is neither read nor kept). ``headers`` go as given, with ``Host`` and ``Content-Length``.
     """
+    reply = await exchange(url, body, headers, timeout_s, connect_s, max_body)
+    return reply.status, reply.body
+
+
+async def exchange(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float, connect_s: float,
+                   max_body: int, keep: Collection[str] = ()) -> Reply:
+    """:func:`post`, keeping also the reply headers named in ``keep`` (lower-case names): the manager reads
+    our players' ``X-GGP-Configuration`` this way. Raises as :func:`post` does."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -53,7 +77,7 @@ async def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: flo
             raise ConnectionError(f"cannot connect to {parts.hostname}: {exc}") from exc
         try:
             writer.write(request)
-            return await _response(reader, max_body)
+            return await _response(reader, max_body, frozenset(keep))
         except TimeoutError:
             raise
         except (OSError, EOFError, ValueError) as exc:  # EOFError: asyncio.IncompleteReadError
@@ -62,12 +86,13 @@ async def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: flo
             writer.close()
 
 
-async def _response(reader: asyncio.StreamReader, max_body: int) -> tuple[int, bytes]:
+async def _response(reader: asyncio.StreamReader, max_body: int, keep: frozenset[str]) -> Reply:
     status = _STATUS.fullmatch(await reader.readline())
     if status is None:
         raise ConnectionError("the reply is not HTTP/1.0 or HTTP/1.1")
     length: int | None = None
     chunked = False
+    kept: dict[str, str] = {}
     head = 0
     while True:
         line = await reader.readline()
@@ -88,11 +113,15 @@ async def _response(reader: asyncio.StreamReader, max_body: int) -> tuple[int, b
             length = int(value)
         elif name == b"transfer-encoding":
             chunked = b"chunked" in value.lower()
+        text = name.decode("ascii", "replace")
+        if text in keep and text not in kept:
+            kept[text] = value.strip()[:MAX_KEPT_HEADER_CHARS].decode("ascii", "replace")
+    code = int(status.group(1))
     if chunked:
-        return int(status.group(1)), await _chunks(reader, max_body)
+        return Reply(code, await _chunks(reader, max_body), kept)
     if length is not None:
-        return int(status.group(1)), await reader.readexactly(min(length, max_body))
-    return int(status.group(1)), await _up_to(reader, max_body)
+        return Reply(code, await reader.readexactly(min(length, max_body)), kept)
+    return Reply(code, await _up_to(reader, max_body), kept)
 
 
 async def _up_to(reader: asyncio.StreamReader, size: int) -> bytes:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ggp.errors import InputError
 from ggp.match.rules import END_REASONS, FALLBACK, EndReason
+from ggp.player import clean_configuration
 
 __all__ = ["END_REASONS", "FALLBACK", "EndReason", "MatchRecord", "from_dict", "from_json", "state_text", "to_dict", "to_json"]
 
@@ -34,6 +35,11 @@ class MatchRecord:
 
     GDL-II matches (``gdl2``) also keep ``percepts``: one row per joint move, holding for each role
     the sorted texts of what it saw after that move (``x-percepts`` in JSON).
+
+    ``configurations`` holds, per role, what its player reported choosing for the match by itself in its
+    ``ready`` to START (the ``X-GGP-Configuration`` header: the default ``mcts``'s self-configuration, one
+    line of at most :data:`~ggp.player.MAX_CONFIGURATION_CHARS` characters; ``""`` for a player that
+    reported nothing); ``()`` when no player reported anything (``x-configurations`` in JSON, then absent).
     """
 
     match_id: str
@@ -61,6 +67,7 @@ class MatchRecord:
     tournament: str = ""
     gdl2: bool = False
     percepts: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    configurations: tuple[str, ...] = ()
     extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     @property
@@ -141,6 +148,8 @@ def to_dict(record: MatchRecord) -> dict[str, Any]:
     if record.gdl2:
         data["x-gdl2"] = True
         data["x-percepts"] = [[list(seen) for seen in row] for row in record.percepts]
+    if record.configurations:
+        data["x-configurations"] = list(record.configurations)
     for key, value in record.extra:
         data[key] = value
     return data
@@ -178,6 +187,15 @@ def _percepts(value: Any, steps: int) -> tuple[tuple[tuple[str, ...], ...], ...]
     return tuple(_rows(row, "x-percepts") for row in value)
 
 
+def _configurations(value: Any, players: int) -> tuple[str, ...]:
+    """``x-configurations``: one line per player (a record from elsewhere is read, never trusted: each line is
+    cleaned and bounded as the manager bounds what it receives)."""
+    lines = _strings(value, "x-configurations")
+    if lines and len(lines) != players:
+        raise InputError(f"match JSON field 'x-configurations' has {len(lines)} entries for {players} players")
+    return tuple(clean_configuration(line) for line in lines)
+
+
 def from_dict(data: Mapping[str, Any]) -> MatchRecord:
     """Rebuild a record from parsed match JSON; raises :class:`InputError` naming a bad field.
 
@@ -208,7 +226,7 @@ def from_dict(data: Mapping[str, Any]) -> MatchRecord:
         "matchId", "startTime", "randomToken", "startClock", "playClock", "states", "moves", "stateTimes",
         "gameMetaURL", "errors", "isCompleted", "isAborted", "goalValues", "playerNamesFromHost", "scrambled",
         "x-seed", "x-rulesHash", "x-fallback", "x-playerTypes", "x-roles", "x-gameKey", "x-endReason",
-        "x-abortDetail", "tournamentNameFromHost", "x-gdl2", "x-percepts",
+        "x-abortDetail", "tournamentNameFromHost", "x-gdl2", "x-percepts", "x-configurations",
     }
     seed = data.get("x-seed", 0)
     if not isinstance(seed, int):
@@ -239,6 +257,7 @@ def from_dict(data: Mapping[str, Any]) -> MatchRecord:
         tournament=str(data.get("tournamentNameFromHost", "")),
         gdl2=bool(data.get("x-gdl2", False)),
         percepts=_percepts(data.get("x-percepts", []), len(moves)),
+        configurations=_configurations(data.get("x-configurations", []), len(names)),
         extra=tuple((k, v) for k, v in data.items() if k not in known),
     )
 

@@ -5,7 +5,10 @@ rules: docs/matches.md): each remote seat is an :class:`HttpSeat` that formats t
 messages, sends them through a :class:`Transport` within the §4 deadlines and parses the replies;
 a seat with no URL (the built-in ``random`` player, and always the chance role ``random``) is played
 by the loop from the match's seeded RNG and never contacted. :class:`MatchRun` turns what the loop
-reports into a :class:`~ggp.manager.records.MatchRecord` and tells a :class:`MatchObserver`.
+reports into a :class:`~ggp.manager.records.MatchRecord` and tells a :class:`MatchObserver`. What a player
+reports choosing for the match by itself (the ``X-GGP-Configuration`` header of its ``ready``: the default
+``mcts``'s self-configuration) is read by :class:`HttpTransport` into a :class:`PlayerReply` and recorded per
+role (``x-configurations``); the built-in seats are HTTP players too, so theirs is recorded the same way.
 
 GDL-II mode (protocol.md §8) is used for games that define ``sees``: each role is sent
 ``(PLAY id turn lastmove percepts)`` with its own executed move and its own percepts, never the
@@ -41,13 +44,14 @@ from ggp.match.rules import (
     MatchRules,
     StepCapOutcome,
 )
-from ggp.protocol.messages import uses_sees
+from ggp.player import clean_configuration
+from ggp.protocol.messages import CONFIGURATION_HEADER, uses_sees
 from ggp.reasoner.machine import PerceptMachine, Role, State, StateMachine
 
 __all__ = [
     "CHANCE_ROLE", "DEFAULT_STEP_CAP", "DEFAULT_STEP_CAP_OUTCOME", "PING_S", "RANDOM_SEAT", "STEP_CAP_DRAW_GOAL",
     "STEP_CAP_OUTCOMES", "Deadlines", "Event", "HttpSeat", "HttpTransport", "MatchConfig", "MatchObserver",
-    "MatchRun", "Seat", "StepCapOutcome", "Transport", "check_roles", "ping_url", "rules_hash", "run_match",
+    "MatchRun", "PlayerReply", "Seat", "StepCapOutcome", "Transport", "check_roles", "ping_url", "rules_hash", "run_match",
     "with_chance_seat",
 ]
 
@@ -154,6 +158,19 @@ class Transport(Protocol):
     async def send(self, url: str, body: str, timeout_s: float, connect_s: float, receiver: str) -> str: ...
 
 
+class PlayerReply(str):
+    """A player's reply text (a ``str``, as :class:`Transport` promises) with what its HTTP reply said besides:
+    ``configuration``, the ``X-GGP-Configuration`` header of a ``ready`` to START (what the player chose for
+    the match by itself, cleaned and bounded by :func:`~ggp.player.clean_configuration`; ``""`` when absent)."""
+
+    configuration: str
+
+    def __new__(cls, text: str, configuration: str = "") -> PlayerReply:
+        reply = super().__new__(cls, text)
+        reply.configuration = clean_configuration(configuration)
+        return reply
+
+
 class HttpTransport:
     """A :class:`Transport` over HTTP: one fresh HTTP/1.0 connection per message, POST to the player's URL
     (:mod:`ggp.manager.http_client`). Holds nothing between messages; ``async with`` and :meth:`close`
@@ -169,7 +186,7 @@ class HttpTransport:
     async def close(self) -> None:
         """Nothing to release: every message has its own connection, closed with its reply."""
 
-    async def send(self, url: str, body: str, timeout_s: float, connect_s: float, receiver: str) -> str:
+    async def send(self, url: str, body: str, timeout_s: float, connect_s: float, receiver: str) -> PlayerReply:
         headers = {
             "Content-Type": "text/acl",
             "Accept": "text/delim",
@@ -180,11 +197,14 @@ class HttpTransport:
         # Never follow a redirect: a player URL that points elsewhere (a 307 re-POSTs the message)
         # would make the manager talk to, and publish the replies of, a host nobody registered.
         # A reply longer than MAX_REPLY_CHARS is not a move: nothing past it is read.
-        status, data = await http_client.post(url, body.encode("ascii", "replace"), headers, timeout_s,
-                                              min(connect_s, timeout_s), wire.MAX_REPLY_CHARS + 1)
-        if status != 200:
-            raise ConnectionError(f"HTTP status {status}")
-        return data.decode("ascii", "replace")
+        reply = await http_client.exchange(url, body.encode("ascii", "replace"), headers, timeout_s,
+                                           min(connect_s, timeout_s), wire.MAX_REPLY_CHARS + 1, (_CONFIGURATION,))
+        if reply.status != 200:
+            raise ConnectionError(f"HTTP status {reply.status}")
+        return PlayerReply(reply.body.decode("ascii", "replace"), reply.headers.get(_CONFIGURATION, ""))
+
+
+_CONFIGURATION = CONFIGURATION_HEADER.lower()
 
 
 PING_S = 1.0
@@ -249,6 +269,9 @@ class HttpSeat:
         self.gdl2 = False
         self.spellings: tuple[tuple[str, str], ...] = ()
         """The rules' own spelling of names: ggp-base's players compare names case-sensitively."""
+        self.configuration = ""
+        """What the player reported choosing for this match by itself, in its ``ready`` to START
+        (:class:`PlayerReply`); ``""`` when it reported nothing, refused or did not answer."""
 
     async def _send(self, body: str, timeout_s: float) -> tuple[str, str]:
         """(error code, reply): ``TO``/``CE`` with an empty reply, or ``""`` and the reply."""
@@ -274,6 +297,8 @@ class HttpSeat:
         refusal = ""
         if reply.strip().lower().startswith("error:"):  # the player refuses the game: the match stops
             refusal = " ".join(reply.strip()[6:].split())[:200]
+        elif isinstance(reply, PlayerReply):
+            self.configuration = reply.configuration
         return Answer(code, refusal=refusal)
 
     async def play(self, view: View) -> Answer:
@@ -313,6 +338,8 @@ class MatchRun:
     def __init__(self, machine: StateMachine | Referee, config: MatchConfig, transport: Transport,
                  observer: MatchObserver | None, local_seats: Mapping[int, loop.Seat] | None = None) -> None:
         self.local_seats = dict(local_seats or {})
+        self._seats: list[loop.Seat | None] = []
+        """The loop's seats by role, once :meth:`run` made them."""
         for index, seat in enumerate(config.seats):
             if not seat.played_by_loop and not seat.contacted and index not in self.local_seats:
                 raise InputError(f"seat {index} ({seat.name}) is a person but has no local seat")
@@ -355,7 +382,11 @@ class MatchRun:
 
     # The loop's listener: each report becomes a record and an observer event.
     def started(self, errors: tuple[str, ...]) -> None:
-        self.record = replace(self.record, errors=(errors,))
+        """START is answered: its error row, and what each contacted player reported choosing for the match
+        by itself (:attr:`HttpSeat.configuration`; built-in seats are HTTP players too, so theirs comes alike)."""
+        chosen = tuple(seat.configuration if isinstance(seat, HttpSeat) else "" for seat in self._seats)
+        self.record = replace(self.record, errors=(errors,),
+                              configurations=chosen if any(chosen) else self.record.configurations)
         self._emit("start")
 
     def _state_text(self, state: State) -> str:
@@ -380,7 +411,7 @@ class MatchRun:
     async def run(self) -> MatchRecord:
         """Play the match to its end; see :func:`run_match`."""
         cfg = self.config
-        seats: list[loop.Seat | None] = [
+        self._seats = seats = [
             self.local_seats[index] if index in self.local_seats
             else HttpSeat(seat, self.transport, self.deadlines, cfg.match_id) if seat.contacted else None
             for index, seat in enumerate(cfg.seats)]

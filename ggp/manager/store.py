@@ -378,11 +378,14 @@ class Store:
     # --- matches (a MatchObserver) --------------------------------------------------------------
 
     def match_event(self, record: MatchRecord, event: str) -> None:
-        """Persist a runner event: the match row on ``created``, one step row per step, the end state."""
+        """Persist a runner event: the match row on ``created``, the first step row (and the players' reported
+        configurations) on ``start``, one step row per step, the end state."""
         if event == "created":
             self._insert_match(record)
         elif event == "start":
             self._insert_step(record, 0)
+            if record.configurations:  # what the players chose at START, kept even if the manager stops mid-match
+                self._db.execute("UPDATE matches SET header = ? WHERE id = ?", (self._header(record), record.match_id))
         elif event == "step":
             self._insert_step(record, record.step)
         else:

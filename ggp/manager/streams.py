@@ -88,7 +88,10 @@ async def match_events(manager: Manager, request: web.Request) -> web.StreamResp
                 await _send(response, "step", data)
             sent = current.step
             if event == "start":
-                await _send(response, "start", {"errors": list(current.errors[0])})
+                started: dict[str, Any] = {"errors": list(current.errors[0])}
+                if current.configurations:
+                    started["configurations"] = list(current.configurations)
+                await _send(response, "start", started)
             if event == "end":
                 await _send(response, "end", {**to_dict(current), **await page_extras(manager, current)})
                 break

@@ -8,7 +8,7 @@ Every received message is kept in ``FakePlayer.messages``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from aiohttp import web
 
@@ -42,9 +42,11 @@ def dropping(text: str, from_play: int = 1) -> PlayReply:
 class FakePlayer:
     """A scripted player; ``app()`` builds its aiohttp application."""
 
-    def __init__(self, play: PlayReply, start_delay_s: float = 0.0) -> None:
+    def __init__(self, play: PlayReply, start_delay_s: float = 0.0, start_headers: Mapping[str, str] | None = None) -> None:
         self.play = play
         self.start_delay_s = start_delay_s
+        self.start_headers = dict(start_headers or {})
+        """Headers of the ``ready`` to START (e.g. ``X-GGP-Configuration``)."""
         self.messages: list[str] = []
         self.plays = 0
 
@@ -57,7 +59,7 @@ class FakePlayer:
         kind = text.strip("( ").split()[0].upper()
         if kind == "START":
             await asyncio.sleep(self.start_delay_s)
-            return web.Response(text="ready", content_type="text/acl")
+            return web.Response(text="ready", content_type="text/acl", headers=self.start_headers)
         if kind == "PLAY":
             self.plays += 1
             reply = await self.play(self.plays)

@@ -85,6 +85,16 @@ function matchMeta(record, id, abortButton) {
     status === "running" ? abortButton : null);
 }
 
+// What each player reported choosing for the match by itself in its reply to START (x-configurations: the
+// default mcts's self-configuration), one line per role that reported one; null when none did.
+function matchConfigurations(record) {
+  const lines = record["x-configurations"] || [];
+  const rows = record["x-roles"].map((role, i) => [role, record.playerNamesFromHost[i], lines[i] || ""]).filter((row) => row[2]);
+  if (!rows.length) return null;
+  return h("div", { class: "configurations muted", id: "configurations" }, h("strong", {}, "Self-configuration: "),
+    rows.map(([role, name, line]) => h("div", {}, `${role} (${name}): `, h("span", { class: "mono" }, line))));
+}
+
 // One step: its state (on the board), each role's move into it and error.
 function stepView(record, shown) {
   const errors = record.errors[shown] || [];
@@ -160,7 +170,7 @@ function matchPage(ctx, id) {
   function drawHeader() {
     header.replaceChildren(matchMeta(record, id, abortButton),
       record["x-sealed"] ? h("p", { class: "muted", id: "sealed" }, "A person plays this GDL-II match: its states, moves and percepts are hidden until it ends.") : "",
-      matchResult(record) || "");
+      matchResult(record) || "", matchConfigurations(record) || "");
   }
 
   function load(data) {
@@ -171,7 +181,11 @@ function matchPage(ctx, id) {
 
   followMatch(ctx, id, {
     load,
-    start: (data) => { record.errors[0] = data.errors; show(shown); },
+    start: (data) => {
+      record.errors[0] = data.errors;
+      if (data.configurations) { record["x-configurations"] = data.configurations; drawHeader(); }
+      show(shown);
+    },
     step: (s) => {
       record.states[s.step] = s.state; record.moves[s.step - 1] = s.moves; record.errors[s.step] = s.errors;
       record.stateTimes[s.step] = s.time;

@@ -82,6 +82,20 @@ async def test_a_reply_is_read_no_further_than_the_bound(serve: Serve, reply: by
     assert await http_client.post(await serve(answering(reply)), b"x", {}, 5, 5, 10) == (200, b"x" * 10)
 
 
+async def test_only_the_headers_asked_for_are_kept_first_one_bounded(serve: Serve) -> None:
+    reply = (b"HTTP/1.0 200 OK\r\nX-GGP-Configuration:  decisive=\xff\x01 " + b"y" * 5000 + b"  \r\n"
+             b"X-GGP-Configuration: second\r\nX-Other: z\r\nContent-Length: 5\r\n\r\nready")
+    got = await http_client.exchange(await serve(answering(reply)), b"x", {}, 5, 5, 100, ("x-ggp-configuration",))
+    assert (got.status, got.body, set(got.headers)) == (200, b"ready", {"x-ggp-configuration"})
+    kept = got.headers["x-ggp-configuration"]
+    assert kept.startswith("decisive=\ufffd\x01 y") and len(kept) == http_client.MAX_KEPT_HEADER_CHARS
+    plain = await http_client.exchange(await serve(answering(reply)), b"x", {}, 5, 5, 100)
+    assert plain.headers == {}
+    transport = HttpTransport()
+    sent = await transport.send(await serve(answering(reply)), "(START ...)", 5, 5, "p")
+    assert sent == "ready" and sent.configuration.startswith("decisive=?? yyy") and len(sent.configuration) == 200
+
+
 async def test_a_redirect_is_returned_not_followed(serve: Serve) -> None:
     reply = b"HTTP/1.0 307 Temporary Redirect\r\nLocation: http://127.0.0.1:9/\r\nContent-Length: 0\r\n\r\n"
     assert await http_client.post(await serve(answering(reply)), b"x", {}, 5, 5, 10) == (307, b"")
