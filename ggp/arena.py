@@ -8,7 +8,8 @@ of player roles. The chance role ``random`` gets no entrant: the loop plays it. 
 the game (raises at START) stops the arena with its reason; one that raises later plays its best move
 so far or its first legal move (:mod:`ggp.match.local`, logged), and one that chooses an illegal move
 gets the match's fallback move: both are counted per entrant (``fallbacks``), and the table marks its
-row, since its results then include moves it did not choose.
+row, since its results then include moves it did not choose. What a self-configuring player (the default
+``mcts``) chose for each game is kept per game (:attr:`ArenaGame.configurations`).
 
 >>> outcome_of(0, (100, 0)), outcome_of(1, (50, 50)), outcome_of(1, (100, 0))
 ('win', 'draw', 'loss')
@@ -26,7 +27,7 @@ from ggp.errors import GgpError
 from ggp.evaluation.metrics import winner
 from ggp.match.local import Transcript, play_local, seating_problem
 from ggp.match.rules import CHANCE_ROLE, DEFAULT_STEP_CAP, MatchRules
-from ggp.player import Player
+from ggp.player import Player, configuration_of
 from ggp.reasoner.machine import StateMachine
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,10 @@ class ArenaGame:
     end_reason: Literal["terminal", "step_cap"]
     errors: int
     fallbacks: tuple[int, ...] = ()
+    configurations: tuple[str, ...] = ()
+    """Per player role, what its player chose for the game by itself (:func:`~ggp.player.configuration_of`,
+    the function whose line the player server sends the manager: the same choice, reported the same way;
+    ``""`` for a player that chose nothing); ``()`` when none did."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +147,8 @@ def run_arena(
         seats = tuple((r + game) % roles for r in range(roles))
         players = [makers[entrant](seed + 1000 * game + entrant) for entrant in seats]
         goals, length, reason, fallbacks = _play(machine, players, seed + game, max_steps, gdl2)
-        result = ArenaGame(seats, goals, length, reason, sum(fallbacks), fallbacks)
+        chosen = tuple(configuration_of(player) for player in players)
+        result = ArenaGame(seats, goals, length, reason, sum(fallbacks), fallbacks, chosen if any(chosen) else ())
         results.append(result)
         if progress is not None:
             progress(game, result)

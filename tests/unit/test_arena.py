@@ -14,7 +14,7 @@ from ggp.player import Budget
 from ggp.players.alphabeta import AlphaBetaPlayer
 from ggp.players.legal_player import LegalPlayer
 from ggp.players.random_player import RandomPlayer
-from ggp.reasoner.machine import Move, State
+from ggp.reasoner.machine import Move, Role, State, StateMachine
 from tests.helpers.nim_machine import ChanceMachine, NimMachine, StuckNim
 from tests.unit.evaluation.tiny_games import NO_LEGAL_MOVE
 
@@ -153,3 +153,41 @@ def test_a_game_with_more_roles_than_players_is_refused_up_front(capsys: pytest.
     assert capsys.readouterr().err.strip() == (
         "ggp arena: threePlayerTicTacToe: the game has 3 player roles (red, green, blue) but 2 players were "
         "given; give one per role")
+
+
+class _Settings:
+    def describe(self) -> str:
+        return "chose\nthis"
+
+
+class _Configuring(RandomPlayer):
+    """A random player that configures itself at START, as the default ``mcts`` does."""
+
+    configuration: _Settings | None = None
+
+    def start(self, machine: StateMachine, role: Role, budget: Budget) -> None:
+        super().start(machine, role, budget)
+        self.configuration = _Settings()
+
+
+def test_each_game_keeps_what_self_configuring_players_chose_per_role() -> None:
+    makers = [lambda seed: _Configuring(seed), lambda seed: RandomPlayer(seed)]
+    results = run_arena(NimMachine((1, 2)), makers, games=2, seed=3)
+    assert [game.configurations for game in results] == [("chose this", ""), ("", "chose this")]
+    plain = run_arena(NimMachine((1, 2)), [lambda seed: RandomPlayer(seed)] * 2, games=1)
+    assert plain[0].configurations == ()
+
+
+def test_ggp_arena_json_gives_the_default_mcts_choice_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["arena", "ticTacToe", "--engine", "per-state", "--player", "mcts:iterations=10", "--player", "random",
+                 "--games", "2", "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    # The per-state engine has no native search: the safe defaults, and the line says why (docs/players.md).
+    assert [game["configurations"] for game in games] == [
+        ["decisive=0, no NMCS (not a puzzle): the safe defaults: no native search on this engine yet", ""],
+        ["", "decisive=0, no NMCS (not a puzzle): the safe defaults: no native search on this engine yet"]]
+    assert main(["arena", "ticTacToe", "--engine", "per-state", "--player", "random", "--player", "random",
+                 "--games", "1", "--json"]) == 0
+    assert "configurations" not in json.loads(capsys.readouterr().out)["games"][0]
