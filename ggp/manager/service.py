@@ -24,7 +24,7 @@ from ggp.manager.boards import recognise_board
 from ggp.manager.human import HUMAN_KIND, HumanSeat
 from ggp.manager.launcher import LaunchedPlayer, PlayerLauncher
 from ggp.manager.match_requests import MatchRequest, failed_match, player_roles
-from ggp.manager.rating_log import rate_match
+from ggp.manager.rating_log import finish_and_rate
 from ggp.manager.reasoning import GameRejected as GameRejected  # re-exported: the app and the CLI catch it
 from ggp.manager.reasoning import GameSlot, Reasoners
 from ggp.manager.reasoning import game_problems as game_problems
@@ -392,9 +392,8 @@ class Manager:
         return record
 
     def _after(self, record: MatchRecord, players: list[PlayerRow]) -> None:
-        """Ratings and suspension bookkeeping for a finished match."""
+        """Suspension bookkeeping for a finished match (its ratings are stored with its end)."""
         names = [p.name for p in players]
-        rate_match(self.store, self.agon, record)
         for player in {p.name: p for p in players}.values():
             if player.kind in ("random", HUMAN_KIND):  # a person who is slow is not a broken player
                 continue
@@ -570,7 +569,9 @@ class _Observer:
 
     def match_event(self, record: MatchRecord, event: Event) -> None:
         try:
-            if not self._lost:
+            if not self._lost and event == "end":
+                finish_and_rate(self._manager.store, self._manager.agon, record)
+            elif not self._lost:
                 self._manager.store.match_event(record, event)
         except StoreUnavailable:
             if event == "created":

@@ -97,7 +97,10 @@ class GuardedConnection(sqlite3.Connection):
 @contextmanager
 def transaction(db: sqlite3.Connection) -> Iterator[None]:
     """``BEGIN`` ... ``COMMIT`` on an autocommit connection, rolled back when the body raises (unless the
-    failed write already ended the transaction)."""
+    failed write already ended the transaction). Inside another transaction it is part of that one."""
+    if db.in_transaction:
+        yield
+        return
     db.execute("BEGIN")
     try:
         yield
