@@ -86,17 +86,20 @@ ticTacToe 49.5 of 100 (all but one drawn)."""
 
 
 DEFAULT_SOLVER = True
-"""MCTS-Solver on by default (see :class:`MctsPlayer`). Measured here (2026-11-27, circuit engine, arena games
-with seats rotated, against ``solver=0`` at equal iterations; docs/players.md has the table): connectFour
-168.5 of 300 (56.2%, 95% interval 50.5%-61.7%, 3,000 iterations a move), ticTacToe 51.5 of 100, breakthrough
-75 of 180 (1,000 iterations), which paired with identical players on the same seats and seeds is even (47 to
-50 of 120)."""
+"""MCTS-Solver on by default (see :class:`MctsPlayer`). Measured here (circuit engine, arena games with seats
+rotated, against ``solver=0`` at equal iterations, ``decisive=0`` on both sides; first run 2026-11-27, rerun
+2026-11-28 with the same figures; docs/players.md has the table and the data): connectFour 168.5 of 300
+(56.2%, 95% interval 50.5%-61.7%, 3,000 iterations a move), ticTacToe 51.5 of 100, breakthrough 75 of 180
+(1,000 iterations), which paired with identical players on the same seats and seeds is even (47 to 50 of
+120)."""
 
 
 DEFAULT_RAVE = 0.0
-"""RAVE's equivalence parameter k by default (see :class:`MctsPlayer`; 0: off). Off because it lost its duels
-(2026-11-27, against ``rave=0`` at equal iterations, docs/players.md): connectFour 22.5 of 100 at k = 500 and
-40.5 of 100 at k = 50 (3,000 iterations a move), breakthrough 8 of 30 at k = 500 (1,000 iterations)."""
+"""RAVE's equivalence parameter k by default (see :class:`MctsPlayer`; 0: off). Off because it showed no gain in
+its duels (2026-11-28, against ``rave=0`` at equal iterations, ``decisive=0`` on both sides; docs/players.md):
+connectFour 48.5 of 100 at k = 500 and 53.5 of 100 at k = 50 (3,000 iterations a move), breakthrough 10 of 30
+at k = 500 (1,000 iterations), what identical players score on the same 30 seats and seeds. (The first
+figures of 2026-11-27, 22.5 and 40.5 of 100 and 8 of 30, do not reproduce on that day's committed code.)"""
 
 
 DEFAULT_DECISIVE = 0

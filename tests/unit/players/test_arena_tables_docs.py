@@ -1,12 +1,14 @@
-"""Every arena table of docs/players.md and docs/strength.md is rebuilt from committed data, row for row,
-or its row says it is not: ``(not rebuilt from committed data)``."""
+"""Every arena table of docs/players.md and docs/strength.md is rebuilt from committed data, row for row (no
+row is left marked ``(not rebuilt from committed data)``)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from tests.helpers.benchmarks import load_benchmark
 
@@ -15,6 +17,8 @@ DATA = ROOT / "benchmarks" / "data"
 PLAYERS = ROOT / "docs" / "players.md"
 STRENGTH = ROOT / "docs" / "strength.md"
 NOT_REBUILT = "(not rebuilt from committed data)"
+ENHANCEMENT_DUELS = DATA / "enhancement_duels_2026-11-28.jsonl.gz"
+RAVE_FIRST_CODE = DATA / "rave_first_code_2026-11-28.jsonl.gz"
 
 DUELS_HEADER = "| Game | New | Before | Games | New W / D / L | New's score | 95% CI |"
 RESULTS_HEADER = "| Game (engine) | Player | vs | Games | Wins | Draws | Losses |"
@@ -62,27 +66,102 @@ def test_the_duel_tables_have_no_row_beside_the_committed_runs() -> None:
                                             for name in files]
 
 
-def test_the_puzzle_rows_are_the_committed_knights_tour_runs_or_say_they_are_not() -> None:
+def test_the_puzzle_rows_are_the_committed_knights_tour_runs() -> None:
+    # NMCS rows from the NMCS runs of 2026-11-27, then the best-line rows from the enhancement runs.
     runs = [json.loads(line) for line in (DATA / "nmcs_knightsTour_arena_2026-11-27.jsonl").read_text().splitlines()]
     shown = {(run["player"], run["games"]): f"{run['mean']:.1f} ({run['at100']})" for run in runs}
     [rows] = tables(PLAYERS, PUZZLES_HEADER)
-    rebuilt = 0
-    for row in rows:
+    for row in rows[:3]:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
-        if NOT_REBUILT in cells[0]:
-            continue
-        level = re.search(r"nested=(\d)", cells[0])
+        level = re.search(r"^NMCS .*nested=(\d)", cells[0])
         assert level, row
         iterations, games = cells[2].replace(",", ""), int(cells[4])
         assert cells[5] == shown[(f"mcts:iterations={iterations},nested={level[1]}", games)], row
         assert cells[6] == shown[(f"mcts:iterations={iterations}", games)], row
-        rebuilt += 1
-    assert rebuilt == 3
+    arena_duels = benchmark("arena_duels")
+    duels = arena_duels.read_duels(ENHANCEMENT_DUELS)
+    assert rows[3:] == [arena_duels.puzzle_row(plan, duels) for plan in arena_duels.ENHANCEMENTS if plan.puzzle]
 
 
-def test_the_enhancement_duels_without_committed_runs_say_so() -> None:
+def test_the_enhancement_table_is_the_committed_duels_row_for_row() -> None:
+    arena_duels = benchmark("arena_duels")
+    duels = arena_duels.read_duels(ENHANCEMENT_DUELS)
     [rows] = tables(PLAYERS, ENHANCEMENTS_HEADER)
-    assert rows and all(NOT_REBUILT in row.split(" | ")[0] for row in rows)
+    assert rows == [arena_duels.enhancement_row(plan, duels) for plan in arena_duels.ENHANCEMENTS if not plan.puzzle]
+    planned = [command for plan in arena_duels.ENHANCEMENTS for command in plan.commands()]
+    assert sorted(duel["command"] for duel in duels) == sorted(planned)  # no run beside the rows' runs
+    for duel in duels:  # each recorded result is its command's: players in order, decisive pinned on every side
+        command, result = duel["command"], duel["result"]
+        specs = command[command.index("--player") + 1::2]
+        assert [name.split("#")[0] for name in result["players"]] == specs
+        assert all(spec.endswith(",decisive=0") for spec in specs)
+        assert len(result["games"]) == int(command[command.index("--games") + 1])
+        assert all(game["fallbacks"] == [0] * len(specs) for game in result["games"])
+
+
+def points(result: dict[str, Any], entrant: int, games: int | None = None) -> float:
+    """An entrant's wins + draws / 2 over the first ``games`` games (all by default) of a two-player arena result."""
+    total = 0.0
+    for game in result["games"][:games]:
+        mine, theirs = game["goals"][game["seats"].index(entrant)], game["goals"][1 - game["seats"].index(entrant)]
+        total += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    return total
+
+
+def runs_at(duels: list[dict[str, Any]], game: str, seed: int) -> dict[tuple[str, ...], dict[str, Any]]:
+    """The results of the runs of ``game`` at base ``seed``, by their player specs in entrant order."""
+    found = {}
+    for duel in duels:
+        command = duel["command"]
+        if command[2].endswith(game) and command[command.index("--seed") + 1] == str(seed):
+            found[tuple(command[command.index("--player") + 1::2])] = duel["result"]
+    return found
+
+
+def test_the_figures_below_the_enhancement_table_are_the_committed_runs() -> None:
+    duels = benchmark("arena_duels").read_duels(ENHANCEMENT_DUELS)
+    text = " ".join(PLAYERS.read_text(encoding="utf-8").split())
+    solver, plain, rave = "mcts:iterations=1000,decisive=0", "mcts:iterations=1000,solver=0,decisive=0", \
+        "mcts:iterations=1000,rave=500,decisive=0"
+    seed0, seed9000 = runs_at(duels, "breakthrough.kif", 0), runs_at(duels, "breakthrough.kif", 9000)
+    s0, n0 = points(seed0[(solver, plain)], 0), points(seed0[(plain, plain)], 0)
+    s9, n9 = points(seed9000[(solver, plain)], 0), points(seed9000[(plain, plain)], 0)
+    assert (f"the solver scored {s0:g} where the identical player scored {n0:g} (seed 0) and {s9:g} where it "
+            f"scored {n9:g} (seed 9000): {s0 + s9:g} against {n0 + n9:g} of 120") in text
+    # RAVE on breakthrough against the identical players' first 30 games of the same schedule
+    r = points(seed0[(rave, "mcts:iterations=1000,decisive=0")], 0)
+    assert r == points(seed0[(plain, plain)], 0, games=30)
+    assert f"its {r:g} of 30 are exactly what the identical players of the seed-0 null check scored" in text
+    mix, mcts = "mcts:iterations=3000,mix=0,decisive=0", "mcts:iterations=3000,decisive=0"
+    m0 = points(runs_at(duels, "connectFourSimultaneous.kif", 0)[(mix, mcts)], 0)
+    m5 = points(runs_at(duels, "connectFourSimultaneous.kif", 5000)[(mix, mcts)], 0)
+    assert f"seed 0: {m0:g} of 20, seed 5000: {m5:g} of 100" in text
+    with gzip.open(DATA / "mix_duel_connectFourSimultaneous_seed5000_2026-11-27.json.gz", "rt") as first:
+        assert runs_at(duels, "connectFourSimultaneous.kif", 5000)[(mix, mcts)]["games"] == json.load(first)["games"]
+    assert "the seed-5000 mix duel game for game as its first output" in text
+
+
+def test_the_first_rave_figures_do_not_reproduce_on_that_days_committed_code() -> None:
+    today = runs_at(benchmark("arena_duels").read_duels(ENHANCEMENT_DUELS), "connectFour.kif", 0)[
+        ("mcts:iterations=3000,rave=500,decisive=0", "mcts:iterations=3000,decisive=0")]
+    first = benchmark("arena_duels").read_duels(RAVE_FIRST_CODE)
+    assert [run["commit"][:7] for run in first] == ["cd57e97", "b6d7e1d"]
+    for run in first:
+        new = run["result"]["standings"][0]
+        assert new["player"] == run["command"][-3] == "mcts:iterations=3000,rave=500"
+        assert (new["wins"], new["draws"], new["losses"]) == (45, 7, 48)
+        assert [(g["seats"], g["goals"]) for g in run["result"]["games"]] == [(g["seats"], g["goals"]) for g in today["games"]]
+    longer = [a["length"] - b["length"] for a, b in zip(first[0]["result"]["games"], today["games"])]
+    assert len([change for change in longer if change]) == 15  # cd57e97 lacks the proof move (40c98d7)
+    assert [a["length"] for a in first[1]["result"]["games"]] == [b["length"] for b in today["games"]]
+    text = " ".join(PLAYERS.read_text(encoding="utf-8").split())
+    assert "k = 500 on connectFour plays 45 / 7 / 48 as today: at b6d7e1d game for game (goals and lengths), at cd57e97" in text
+    assert "every game's outcome the same and 15 of them a few moves shorter or longer" in text
+
+
+def test_no_arena_table_row_is_left_unrebuilt() -> None:
+    for doc in (PLAYERS, STRENGTH):
+        assert NOT_REBUILT not in doc.read_text(encoding="utf-8"), doc.name
 
 
 def test_the_strength_table_is_printed_from_the_committed_rows() -> None:
