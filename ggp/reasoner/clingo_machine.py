@@ -151,10 +151,14 @@ def main_program(
     )
 
 
-def _probe(description: Description, limits: GroundingLimits, report: Report) -> tuple[list[str], list[str]]:
-    """Child process: ground both phases (reporting each as it starts) and return the domains."""
+def _probe(
+    description: Description, limits: GroundingLimits, main: bool, report: Report,
+) -> tuple[list[str], list[str]]:
+    """Child process: ground both phases, or the domain only (reporting each as it starts), and return the domains."""
     report("domain")
     fluents, moves = compute_domain(description, limits.max_atoms)
+    if not main:
+        return fluents, moves
     report("main")
     ctl = _new_control()
     ctl.add("base", [], main_program(description, fluents, moves))
@@ -166,15 +170,24 @@ def _probe(description: Description, limits: GroundingLimits, report: Report) ->
     return fluents, moves
 
 
-def _isolated_domain(description: Description, limits: GroundingLimits) -> tuple[list[str], list[str]]:
-    """Run :func:`_probe` in an isolated child; return the domains or raise a ReasonerError naming the phase."""
+def _isolated_domain(
+    description: Description, limits: GroundingLimits, cpu_seconds: float | None = None, main: bool = True,
+) -> tuple[list[str], list[str]]:
+    """Run :func:`_probe` in an isolated child; return the domains or raise a ReasonerError naming the phase.
+
+    With ``cpu_seconds`` (a compiler's budget, :mod:`ggp.reasoner.circuit.budget`) the child is also held
+    to that much CPU time, and an :class:`IsolationError` of kind ``cpu`` or ``memory`` is the caller's
+    to word (the caller names its budget). ``main=False`` grounds the domain phase only (the caller
+    watches its own main grounding)."""
     phase = ["start"]
     try:
         fluents, moves = run_isolated(
-            _probe, (description, limits), seconds=limits.seconds, memory_mb=limits.memory_mb,
-            on_report=lambda reached: phase.__setitem__(0, str(reached)),
+            _probe, (description, limits, main), seconds=limits.seconds, memory_mb=limits.memory_mb,
+            on_report=lambda reached: phase.__setitem__(0, str(reached)), cpu_seconds=cpu_seconds,
         )
     except IsolationError as exc:
+        if cpu_seconds is not None and (exc.kind == "cpu" or "memory limit" in exc.detail):
+            raise IsolationError("cpu" if exc.kind == "cpu" else "memory", f"grounding phase '{phase[0]}'") from None
         raise grounding_error(description.file, phase[0], exc, limits.seconds, limits.memory_mb) from None
     return list(fluents), list(moves)
 

@@ -6,7 +6,7 @@ compiled circuit and vice versa. A factory is called as ``factory(description, l
 - ``clingo``: :class:`~ggp.reasoner.clingo_machine.ClingoStateMachine`, grounded once per game.
 - ``naive``: :class:`~ggp.reasoner.naive.NaiveStateMachine`, grounds again for every query (baseline).
 - ``circuit``: the compiled fast path (``ggp.reasoner.circuit``), when it is installed; games it cannot
-  compile (over its node limit or the grounding limits) get what ``auto`` picks, with a logged notice.
+  compile (over the compiler's budget or the grounding limits) get what ``auto`` picks, with a logged notice.
   ``circuit:c``, ``circuit:interpreter`` and ``circuit:numpy`` pick how the circuit is evaluated.
 - ``per-state``: :class:`~ggp.reasoner.per_state.PerStateMachine`, compiled rules evaluated per state
   (for games whose fluent domain is too large to ground once; see ``ggp.reasoner.auto``).

@@ -44,8 +44,8 @@ _SERVE_BOOTSTRAP = "import ggp.reasoner.isolation as m; m._serve_main()"
 
 
 class IsolationError(GgpError):
-    """The child did not return a result: ``kind`` is ``timeout``, ``died``, ``memory``, ``failed`` or
-    ``stopped`` (a :class:`Worker` that was killed before this call).
+    """The child did not return a result: ``kind`` is ``timeout``, ``cpu`` (:func:`run_isolated`'s CPU time
+    limit), ``died``, ``memory``, ``failed`` or ``stopped`` (a :class:`Worker` that was killed before this call).
 
     ``detail`` is the child's error text for ``failed`` and ``memory``, the exit status for ``died``.
     Callers wrap it in an error that names their phase.
@@ -92,15 +92,19 @@ def run_isolated(
     seconds: float,
     memory_mb: int,
     on_report: Report | None = None,
+    cpu_seconds: float | None = None,
 ) -> Any:
     """``function(*args)`` in a child process, or :class:`IsolationError`.
 
     ``function`` must be a module-level function (it is imported by name in the child). If it takes a
     keyword argument ``report``, it gets a callable whose messages reach ``on_report`` here as they are
     sent (the grounder reports the phase it enters). The child's address space is limited to
-    ``memory_mb`` MB (where the platform has ``RLIMIT_AS``) and it is killed after ``seconds``.
+    ``memory_mb`` MB (where the platform has ``RLIMIT_AS``) and it is killed after ``seconds``. With
+    ``cpu_seconds``, the kernel also stops the child once its work (imports not counted) has taken that
+    much CPU time (``RLIMIT_CPU``): the error's kind is then ``cpu``, whatever the load on the machine.
     """
-    job = pickle.dumps((list(sys.path), function.__module__, function.__qualname__, pickle.dumps(args), memory_mb))
+    job = pickle.dumps((list(sys.path), function.__module__, function.__qualname__, pickle.dumps(args), memory_mb,
+                        cpu_seconds))
     with tempfile.TemporaryFile() as errors:
         return _run(job, errors, time.monotonic() + seconds, on_report)
 
@@ -124,7 +128,10 @@ def _run(job: bytes, errors: IO[bytes], deadline: float, on_report: Report | Non
         while True:
             frame = reader.next_frame(deadline)
             if frame is None:
-                raise IsolationError("died", _death(process.wait(), errors))
+                status = process.wait()
+                if status == -signal.SIGXCPU:
+                    raise IsolationError("cpu", "stopped at its CPU time limit")
+                raise IsolationError("died", _death(status, errors))
             kind, payload = frame
             if kind == "report":
                 if on_report is not None:
@@ -194,7 +201,7 @@ def _child_main() -> None:
 
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # stray prints must not corrupt the frames
-    path, module_name, qualname, packed_args, memory_mb = pickle.loads(sys.stdin.buffer.read())
+    path, module_name, qualname, packed_args, memory_mb, cpu_seconds = pickle.loads(sys.stdin.buffer.read())
     _exit_with_parent()
     sys.path[:] = path
     try:
@@ -207,6 +214,8 @@ def _child_main() -> None:
         if "report" in inspect.signature(target).parameters:
             kwargs["report"] = lambda message: _send(out, "report", message)
         memory_mb = _limit_memory(memory_mb)
+        if cpu_seconds is not None:
+            _limit_cpu(cpu_seconds)
         result = target(*args, **kwargs)
     except MemoryError:
         _send(out, "error", f"ran out of the {memory_mb} MB memory limit")
@@ -216,6 +225,19 @@ def _child_main() -> None:
         _send(out, "error", f"{type(exc).__name__}: {exc}")
     else:
         _send(out, "done", result)
+
+
+def _limit_cpu(cpu_seconds: float) -> None:
+    """Have the kernel stop this process (``SIGXCPU``) after ``cpu_seconds`` more seconds of CPU time, and
+    kill it a second later should it go on; no core file is written."""
+    import math
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = math.ceil(usage.ru_utime + usage.ru_stime + cpu_seconds)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
 
 
 def _limit_memory(memory_mb: int) -> int:

@@ -111,12 +111,10 @@ class UpgradingMachine:
         return self._current.goals(state)
 
 
-UPGRADE_MAX_NODES = 1_500_000
-"""Ground rules the background circuit build accepts, above the circuit's own default
-(:data:`~ggp.reasoner.circuit.machine.DEFAULT_MAX_NODES`): here a long build costs no start-up, the quick
-machine plays meanwhile. chineseCheckers3 had 1.1 million ground rules (a circuit of 939 statements) and
-built in 15-120 s depending on the machine's load, then played about 600 random playouts a second against
-the prover's 17; since its rules are split when over the limit (``ground_program``) it has 36,301."""
+UPGRADE_CPU_SECONDS = 120.0
+"""The background build's compile budget in CPU seconds, above the compiler's default of 10 s
+(:data:`~ggp.reasoner.circuit.budget.DEFAULT_BUDGET`): the quick machine plays meanwhile, so a game that
+takes longer to compile (gt_two_thirds_4p: 12 s) is still worth it for the rest of the match."""
 
 UPGRADE_SECONDS = 600.0
 """The background build's child process is killed after this long (the game then stays on the quick machine)."""
@@ -132,8 +130,8 @@ _BUILDS_LOCK = threading.Lock()
 
 def playing_machine(description: Description, engine: str, quick: str | None = None) -> StateMachine:
     """The machine a player plays ``description`` with: for ``auto``, the reasoner's quick choice at
-    once, upgraded to the compiled circuit (up to :data:`UPGRADE_MAX_NODES` ground rules) when it builds
-    in the background (a game the circuit cannot compile, over that limit or with no C compiler, stays on
+    once, upgraded to the compiled circuit (within :data:`UPGRADE_CPU_SECONDS` of CPU) when it builds
+    in the background (a game the circuit cannot compile, over that budget or with no C compiler, stays on
     the quick machine); any other engine exactly as :func:`~ggp.reasoner.engines.make_machine` builds it.
 
     ``quick`` names the engine that plays until the circuit is built instead of ``auto``'s choice (which
@@ -172,7 +170,7 @@ def _circuit_build(description: Description) -> Future[StateMachine]:
 
 
 def _build_circuit(description: Description, built: Future[StateMachine]) -> None:
-    from ggp.reasoner.circuit.machine import CircuitStateMachine
+    from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES, CircuitStateMachine
     from ggp.reasoner.isolation import IsolationError, run_isolated
 
     try:
@@ -180,8 +178,9 @@ def _build_circuit(description: Description, built: Future[StateMachine]) -> Non
         circuit = _load_circuit(path)
         if circuit is None:
             try:
-                circuit = run_isolated(circuit_in_child, (description, UPGRADE_MAX_NODES), seconds=UPGRADE_SECONDS,
-                                       memory_mb=UPGRADE_MEMORY_MB)
+                circuit = run_isolated(circuit_in_child, (description, DEFAULT_MAX_NODES, UPGRADE_CPU_SECONDS),
+                                       seconds=UPGRADE_SECONDS, memory_mb=UPGRADE_MEMORY_MB,
+                                       cpu_seconds=UPGRADE_CPU_SECONDS + 5)
             except IsolationError as exc:
                 why = exc.detail if exc.kind == "failed" else str(exc)
                 raise ReasonerError(f"the build's child process failed ({why})") from None
@@ -202,9 +201,10 @@ def built_circuit_path(description: Description) -> Path:
     import ggp.reasoner
     from ggp.gdl.printer import to_kif
     from ggp.native import cache_dir
+    from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
 
     digest = hashlib.sha256(to_kif(description).encode())
-    digest.update(f"\0{UPGRADE_MAX_NODES}\0".encode())
+    digest.update(f"\0{DEFAULT_MAX_NODES}\0{UPGRADE_CPU_SECONDS}\0".encode())
     for package in (ggp.gdl, ggp.reasoner):
         for source in sorted(Path(package.__file__ or "").parent.rglob("*.py")):
             digest.update(source.read_bytes())
@@ -239,12 +239,15 @@ def _store_circuit(path: Path, circuit: Circuit) -> None:
         log.info("the built circuit could not be kept at %s: %s", path, exc)
 
 
-def circuit_in_child(description: Description, max_nodes: int) -> Circuit:
-    """In the build's child process: ground ``description`` (at most ``max_nodes`` ground rules) and build
-    its circuit (small to send back: chineseCheckers3's 1.1 million ground rules make 72 kB)."""
+def circuit_in_child(description: Description, max_nodes: int, cpu_seconds: float) -> Circuit:
+    """In the build's child process: ground ``description`` (its rule bodies split past ``max_nodes`` ground
+    rules) and build its circuit within ``cpu_seconds`` of CPU and :data:`UPGRADE_MEMORY_MB` (small to send
+    back: chineseCheckers3's 1.1 million ground rules make 72 kB)."""
+    from ggp.reasoner.circuit.budget import BudgetMeter, CompileBudget
     from ggp.reasoner.circuit.build import build_circuit
     from ggp.reasoner.circuit.extract import ground_program
     from ggp.reasoner.machine import GroundingLimits
 
-    return build_circuit(ground_program(description, GroundingLimits(), max_nodes), tuple(description.roles),
-                         description.file)
+    meter = BudgetMeter(CompileBudget(cpu_seconds, UPGRADE_MEMORY_MB), description.file)
+    program = ground_program(description, GroundingLimits(), max_nodes, meter)
+    return build_circuit(program, tuple(description.roles), description.file, meter)

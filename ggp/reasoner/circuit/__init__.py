@@ -3,7 +3,11 @@
 See :mod:`~ggp.reasoner.circuit.machine` for the StateMachine and batch API, and docs/fastpath.md.
 """
 
-from ggp.reasoner.circuit.extract import CircuitError, CircuitTooLargeError
+from ggp.reasoner.circuit.budget import CompileBudget
+from ggp.reasoner.circuit.errors import CircuitError, CircuitTooLargeError, CompileBudgetError
 from ggp.reasoner.circuit.machine import CircuitStateMachine, PlayoutSummary, make_fast_machine
 
-__all__ = ["CircuitError", "CircuitStateMachine", "CircuitTooLargeError", "PlayoutSummary", "make_fast_machine"]
+__all__ = [
+    "CircuitError", "CircuitStateMachine", "CircuitTooLargeError", "CompileBudget", "CompileBudgetError", "PlayoutSummary",
+    "make_fast_machine",
+]

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from ggp.errors import NotStratifiedError
 from ggp.gdl.terms import Term
 from ggp.graphs import reachable, strongly_connected_components
+from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter
 from ggp.reasoner.circuit.extract import TRUE_ATOM, CircuitError, GroundProgram
 
 log = logging.getLogger(__name__)
@@ -151,8 +152,9 @@ def _least_fixpoint(component: list[int], defs: dict[int, list[Body]], unknown_v
 
 
 class _Builder:
-    def __init__(self, program: GroundProgram, roles: tuple[Term, ...], file: str) -> None:
+    def __init__(self, program: GroundProgram, roles: tuple[Term, ...], file: str, meter: BudgetMeter) -> None:
         self.file = file
+        self.meter = meter
         self.roles = roles
         role_index = {role: i for i, role in enumerate(roles)}
         self.fluents = tuple(sorted({t for t, _ in program.true_atoms}, key=str))
@@ -199,6 +201,7 @@ class _Builder:
         order = _sccs(sorted(atoms), self.defs)
         recursive: set[int] = set()
         for component in order:
+            self.meter.step("while simplifying the ground rules")
             members = set(component)
             if component[0] in inputs:
                 continue
@@ -255,6 +258,7 @@ class _Builder:
         phase_b = self._move_dependent(components)
         emitter = _Emitter(self)
         for component in components:
+            self.meter.step("while lowering the circuit")
             emitter.lower(component, phase_b[component[0]], output_atoms)
         statements_a, statements_b = _share_terms(emitter.statements_a, emitter.statements_b, emitter.next_slot)
         n_slots = max([emitter.next_slot] + [s + 1 for st in statements_a + statements_b for s in st.slots])
@@ -516,9 +520,13 @@ def _share_terms(
     return rewrite(phase_a), rewrite(phase_b)
 
 
-def build_circuit(program: GroundProgram, roles: tuple[Term, ...], file: str = "<game>") -> Circuit:
-    """The simplified circuit of a ground program; raises :class:`CircuitError` if it is not stratified."""
-    circuit = _Builder(program, roles, file).build()
+def build_circuit(
+    program: GroundProgram, roles: tuple[Term, ...], file: str = "<game>", meter: BudgetMeter | None = None,
+) -> Circuit:
+    """The simplified circuit of a ground program; raises :class:`CircuitError` if it is not stratified, and
+    :class:`~ggp.reasoner.circuit.errors.CompileBudgetError` past ``meter``'s budget (by default a fresh
+    meter of :data:`~ggp.reasoner.circuit.budget.DEFAULT_BUDGET`)."""
+    circuit = _Builder(program, roles, file, meter or BudgetMeter(DEFAULT_BUDGET, file)).build()
     statements, literals = circuit.size()
     log.info("%s: circuit of %d statements, %d literals from %d ground rules", file, statements, literals, len(program.rules))
     return circuit

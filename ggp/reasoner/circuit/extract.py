@@ -11,18 +11,26 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
 import clingo
 
-from ggp.errors import ReasonerError
 from ggp.gdl.terms import KEYWORDS, Description, Rule, Term
 from ggp.reasoner.asp import symbol_to_term
+from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter
+from ggp.reasoner.circuit.errors import CircuitError, CircuitTooLargeError, CompileBudgetError
 from ggp.reasoner.clingo_machine import _isolated_domain, compute_domain, main_program
 from ggp.reasoner.decompose import decompose_rules
+from ggp.reasoner.isolation import IsolationError
 from ggp.reasoner.machine import GroundingLimits
 from ggp.reasoner.relations import relation_key, relations_needed
 from ggp.reasoner.specialize import specialize_calls
 from ggp.reasoner.stratification import check_rules, negative_relation_cycle
+
+__all__ = [
+    "OUTPUT_KINDS", "TRUE_ATOM", "CircuitError", "CircuitTooLargeError", "CompileBudgetError", "GroundProgram",
+    "ground_program", "split_rules",
+]
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +40,6 @@ TRUE_ATOM = 0
 OUTPUT_KINDS = ("legal", "next", "terminal", "goal", "init", "sees")
 
 
-FACTS_PER_RULE = 4
-"""Facts (static tables) do not count against the node limit, since they cost the circuit nothing
-(gt_two_thirds_4p has 1.1 million); more than this many per rule of the limit are refused all the same
-(laikLee_hex's ``islist`` has no end)."""
-
-
-class CircuitError(ReasonerError):
-    """The game cannot be compiled to a circuit (too large, unstratified, unsupported rules)."""
-
-
-class CircuitTooLargeError(CircuitError):
-    """The ground program has more rules than the configured node limit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,33 +58,40 @@ class GroundProgram:
 
 
 class _Observer:
-    """Collects the ground rules; refuses choice, disjunctive, constraint and weight rules."""
+    """Collects the ground rules; refuses choice, disjunctive, constraint and weight rules. Past
+    ``max_rules`` rules with a body (facts cost the circuit nothing: gt_two_thirds_4p has 1.1 million) it
+    stops the grounding with :class:`CircuitTooLargeError`; ``None`` counts none. Every rule is charged
+    to ``meter``. Clingo wraps what a callback raises, so the error is also kept in ``error``."""
 
-    def __init__(self, max_rules: int, file: str) -> None:
+    def __init__(self, max_rules: int | None, file: str, meter: BudgetMeter) -> None:
         self.rules: list[tuple[int, tuple[int, ...]]] = []
         self.outputs: list[tuple[clingo.Symbol, int]] = []
+        self.error: CircuitError | None = None
         self._max_rules = max_rules
         self._counted = 0
         self._file = file
+        self._meter = meter
 
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
         if choice or len(head) != 1:
-            raise CircuitError(f"{self._file}: the ground program has a rule a circuit cannot express")
+            self._fail(CircuitError(f"{self._file}: the ground program has a rule a circuit cannot express"))
         self.rules.append((head[0], tuple(body)))
         if body:
             self._counted += 1
-        elif len(self.rules) - self._counted > FACTS_PER_RULE * self._max_rules:  # an endless static relation
-            raise CircuitTooLargeError(
-                f"{self._file}: the ground program has more than {FACTS_PER_RULE * self._max_rules:,} facts "
-                f"({FACTS_PER_RULE} per rule of the circuit node limit)"
-            )
-        if self._counted > self._max_rules:
-            raise CircuitTooLargeError(
-                f"{self._file}: the ground program has more than {self._max_rules:,} rules (the circuit node limit)"
-            )
+        if self._max_rules is not None and self._counted > self._max_rules:
+            self._fail(CircuitTooLargeError(
+                f"{self._file}: the ground program has more than {self._max_rules:,} rules (the node limit)"))
+        try:
+            self._meter.step(f"while grounding, at {len(self.rules):,} ground rules")
+        except CircuitError as exc:
+            self._fail(exc)
+
+    def _fail(self, error: CircuitError) -> NoReturn:
+        self.error = error
+        raise error
 
     def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int, body: Sequence[tuple[int, int]]) -> None:
-        raise CircuitError(f"{self._file}: the ground program has a weight rule a circuit cannot express")
+        self._fail(CircuitError(f"{self._file}: the ground program has a weight rule a circuit cannot express"))
 
     def output_atom(self, symbol: clingo.Symbol, atom: int) -> None:
         self.outputs.append((symbol, atom))
@@ -98,30 +101,44 @@ def _clingo_logger(code: clingo.MessageCode, message: str) -> None:
     log.debug("clingo %s: %s", code, message.strip())
 
 
-def ground_program(description: Description, limits: GroundingLimits, max_rules: int) -> GroundProgram:
+def ground_program(
+    description: Description, limits: GroundingLimits, max_rules: int, meter: BudgetMeter | None = None,
+) -> GroundProgram:
     """Ground the game's main program once and return it as plain data.
 
     The rules are grounded as written; when that makes more than ``max_rules`` ground rules (facts not
     counted), they are grounded again as :func:`split_rules` rewrites them (the same relations, joined a few
     variables at a time, general relations asked with constants specialised; hex's 746,000 ground rules
-    become 94,000, chineseCheckers3's 1.1 million 36,000). Games
+    become 94,000, chineseCheckers3's 1.1 million 36,000), however many rules that makes. Games
     that fit as written keep exactly their circuit (splitting can also cost a few gates: each new relation is a
     node the builder does not inline).
 
-    Raises :class:`CircuitTooLargeError` beyond ``max_rules`` ground rules both ways, :class:`CircuitError` for
-    rules a circuit cannot express and :class:`ReasonerError` when grounding exceeds ``limits``.
+    The whole of it is charged to ``meter`` (by default a fresh one of :data:`DEFAULT_BUDGET`): past its
+    budget, :class:`CompileBudgetError`. Also raises :class:`CircuitError` for rules a circuit cannot express
+    and :class:`ReasonerError` when grounding exceeds ``limits``.
     """
+    meter = meter or BudgetMeter(DEFAULT_BUDGET, description.file)
     try:
-        return _ground_program(description, limits, max_rules)
-    except CircuitTooLargeError as plain:
+        return _ground_program(description, limits, max_rules, meter)
+    except CircuitTooLargeError:
         split = replace(description, rules=split_rules(description.rules))
-        try:
-            program = _ground_program(split, limits, max_rules)
-        except CircuitTooLargeError:
-            raise CircuitTooLargeError(f"{plain} (also with its rule bodies split)") from None
+        program = _ground_program(split, limits, None, meter)
     log.info("%s: over %s ground rules as written; %s with the rule bodies split", description.file,
              f"{max_rules:,}", f"{len(program.rules):,}")
     return program
+
+
+def _domain(description: Description, limits: GroundingLimits, meter: BudgetMeter) -> tuple[list[str], list[str]]:
+    """The fluent and move domains; with ``limits.isolate``, from a child process held to the budget (the
+    domain phase is where a grounding that would not end is found, in C; the main grounding that follows
+    here hands over its rules one by one, so the meter stops it)."""
+    if not limits.isolate:
+        return compute_domain(description, limits.max_atoms)
+    probe_limits = replace(limits, memory_mb=min(limits.memory_mb, meter.budget.memory_mb))
+    try:
+        return _isolated_domain(description, probe_limits, cpu_seconds=max(1.0, meter.cpu_left()), main=False)
+    except IsolationError as exc:
+        raise meter.exceeded(exc.kind, f"the {exc.detail} of its child process") from None
 
 
 def split_rules(rules: Sequence[Rule]) -> tuple[Rule, ...]:
@@ -136,19 +153,21 @@ def split_rules(rules: Sequence[Rule]) -> tuple[Rule, ...]:
     return decompose_rules(rule for rule in specialised if rule.head.name in needed)
 
 
-def _ground_program(description: Description, limits: GroundingLimits, max_rules: int) -> GroundProgram:
-    if limits.isolate:
-        fluents, moves = _isolated_domain(description, limits)
-    else:
-        fluents, moves = compute_domain(description, limits.max_atoms)
+def _ground_program(
+    description: Description, limits: GroundingLimits, max_rules: int | None, meter: BudgetMeter,
+) -> GroundProgram:
+    fluents, moves = _domain(description, limits, meter)
     ctl = clingo.Control(["--warn=none"], logger=_clingo_logger)
-    observer = _Observer(max_rules, description.file)
+    observer = _Observer(max_rules, description.file, meter)
     ctl.register_observer(observer)  # type: ignore[arg-type]  # duck-typed, as clingo documents
     ctl.add("base", [], main_program(description, fluents, moves))
     try:
         ctl.ground([("base", [])])
     except RuntimeError as exc:  # clingo wraps exceptions raised in observer callbacks
+        if observer.error is not None:
+            raise observer.error from None
         raise CircuitError(f"{description.file}: grounding for the circuit failed: {exc}") from exc
+    meter.check(f"after grounding {len(observer.rules):,} rules")
     if negative_relation_cycle(description.rules):
         # Locally stratified games compile (the builder orders ground atoms); a ground negative cycle is
         # refused here with its atoms named, not as a circuit limit that another engine could lift.

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
+from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter, CompileBudget
 from ggp.reasoner.circuit.build import Circuit, build_circuit
 from ggp.reasoner.circuit.evaluate import make_evaluator
 from ggp.reasoner.circuit.evaluator import Evaluator, EvaluatorKind, pack_bits, unpack_bits
@@ -47,8 +48,8 @@ from ggp.reasoner.wrappers import first_that_builds
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_NODES = 500_000
-"""Ground rules (facts not counted) beyond which a game is grounded again with its rule bodies split, and
-beyond which, split too, it is not compiled (``make_fast_machine`` then uses the ``auto`` engine)."""
+"""Ground rules (facts not counted) beyond which a game is grounded again with its rule bodies split (what
+refuses a game is its :class:`~ggp.reasoner.circuit.budget.CompileBudget`)."""
 
 DEFAULT_MAX_DEPTH = 1000
 """Joint moves after which a random playout is cut (as ``ggp.reasoner.playouts`` and ``ggp bench`` do)."""
@@ -108,9 +109,9 @@ class CircuitStateMachine(StateInfoQueries):
     Construction grounds the game once with clingo, builds and simplifies the circuit and loads the
     evaluator (C when a compiler exists, else numpy; ``evaluator`` forces one); given ``circuit`` (built
     from this description by :func:`~ggp.reasoner.circuit.build.build_circuit`), it only loads the evaluator. Raises
-    :class:`~ggp.reasoner.circuit.extract.CircuitTooLargeError` beyond ``max_nodes`` ground rules,
-    :class:`CircuitError` for games a circuit cannot express, :class:`ReasonerError` for grounding
-    failures and :class:`IllegalMoveError` for an illegal joint move. A lock makes queries thread-safe.
+    :class:`~ggp.reasoner.circuit.errors.CompileBudgetError` past ``budget`` (``max_nodes`` only decides when
+    rule bodies are split), other circuit errors for games a circuit cannot express, :class:`ReasonerError`
+    for grounding failures, :class:`IllegalMoveError` for an illegal joint move. Queries are thread-safe.
     """
 
     engine = "circuit"
@@ -123,6 +124,7 @@ class CircuitStateMachine(StateInfoQueries):
         *,
         max_nodes: int = DEFAULT_MAX_NODES,
         evaluator: EvaluatorKind = "auto",
+        budget: CompileBudget = DEFAULT_BUDGET,
         cache_dir: Path | None = None,
         cache_size: int = 4096,
         circuit: Circuit | None = None,
@@ -135,8 +137,9 @@ class CircuitStateMachine(StateInfoQueries):
         self._roles: tuple[Role, ...] = tuple(roles)
         self._role_index = {role: i for i, role in enumerate(self._roles)}
         if circuit is None:  # (a circuit built elsewhere, e.g. in a child process, skips grounding and building)
-            circuit = build_circuit(ground_program(description, limits or GroundingLimits(), max_nodes), self._roles,
-                                    description.file)
+            meter = BudgetMeter(budget, description.file)
+            program = ground_program(description, limits or GroundingLimits(), max_nodes, meter)
+            circuit = build_circuit(program, self._roles, description.file, meter)
         self.circuit: Circuit = circuit
         self.evaluator: Evaluator = make_evaluator(self.circuit, evaluator, cache_dir)
         c = self.circuit
@@ -579,9 +582,10 @@ def make_fast_machine(
     *,
     max_nodes: int = DEFAULT_MAX_NODES,
     evaluator: EvaluatorKind = "auto",
+    budget: CompileBudget = DEFAULT_BUDGET,
 ) -> StateMachine:
-    """The circuit machine, or with a logged notice, when the game cannot be compiled (over the node limit,
-    over the grounding limits), what the ``auto`` engine picks (ground once, else per state, else the prover:
+    """The circuit machine, or with a logged notice, when the game cannot be compiled (over the compiler's
+    budget, over the grounding limits), what the ``auto`` engine picks (ground once, else per state, else the prover:
     :func:`ggp.reasoner.auto.choose_machine`), so the fast path never plays fewer games than the default."""
 
     def auto(game: Description) -> StateMachine:
@@ -590,6 +594,7 @@ def make_fast_machine(
         return choose_machine(game, limits)
 
     return first_that_builds(description, [
-        ("circuit", lambda game: CircuitStateMachine(game, limits, max_nodes=max_nodes, evaluator=evaluator)),
+        ("circuit", lambda game: CircuitStateMachine(game, limits, max_nodes=max_nodes, evaluator=evaluator,
+                                                     budget=budget)),
         ("auto", auto),
     ])

@@ -15,6 +15,7 @@ from ggp.errors import IllegalMoveError, NotStratifiedError, ReasonerError
 from ggp.gdl.parser import parse_kif, parse_term
 from ggp.native import find_compiler
 from ggp.reasoner.circuit import CircuitStateMachine, make_fast_machine
+from ggp.reasoner.circuit.budget import CompileBudget
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.engines import make_machine
 from ggp.reasoner.machine import State
@@ -240,12 +241,12 @@ def test_every_evaluator_runs_playouts(evaluator: str) -> None:
     assert summary.playouts == 130 and set(summary.goals) <= {(100, 0), (0, 100), (50, 50)}
 
 
-def test_a_game_over_the_node_limit_falls_back_to_auto(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_game_over_the_compilers_budget_falls_back_to_auto(caplog: pytest.LogCaptureFixture) -> None:
     game = parse_kif(COUNTER, "counter.kif")
     with caplog.at_level(logging.WARNING):
-        machine = make_fast_machine(game, LOCAL, max_nodes=3)
+        machine = make_fast_machine(game, LOCAL, budget=CompileBudget(cpu_seconds=0.0))
     assert isinstance(machine, CachedStateMachine) and isinstance(machine.inner, ClingoStateMachine)
-    assert "circuit node limit" in caplog.text and "playing it with the auto engine" in caplog.text
+    assert "exceeded its budget of 0 s of CPU" in caplog.text and "playing it with the auto engine" in caplog.text
     assert isinstance(make_fast_machine(game, LOCAL), CircuitStateMachine)
 
 

@@ -69,8 +69,8 @@ def test_auto_measures_the_quick_engine_when_the_circuit_does_not_build_and_says
     from ggp.reasoner import upgrade
 
     monkeypatch.setattr(upgrade, "_BUILDS", {})
-    monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # ticTacToe is over the limit now
+    monkeypatch.setattr(upgrade, "UPGRADE_CPU_SECONDS", 0.001)  # ticTacToe is over the budget now
     assert main(["bench", str(TTT), "--seconds", "0.1"]) == 0
     out = capsys.readouterr().out
     assert "engine      clingo (auto: what a player uses; the circuit did not build: " in out
-    assert "the circuit node limit" in out
+    assert "compiling the circuit exceeded its budget of 0.001 s of CPU" in out

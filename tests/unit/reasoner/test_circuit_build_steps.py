@@ -6,6 +6,7 @@ Atoms: 1 = (true p), 2 = (true q), 3 = (does r a), 4 = (does r b), 5 = (does r c
 from __future__ import annotations
 
 from ggp.gdl.terms import Const
+from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter
 from ggp.reasoner.circuit.build import FALSE_REF, TRUE_REF, Ref, _Builder, _Emitter
 from ggp.reasoner.circuit.extract import GroundProgram
 
@@ -20,7 +21,7 @@ def builder(rules: tuple[tuple[int, tuple[int, ...]], ...], outputs: tuple[tuple
         does_atoms=((R, A, 3), (R, B, 4), (R, C, 5)),
         outputs=outputs,
     )
-    built = _Builder(program, (R,), "t.kif")
+    built = _Builder(program, (R,), "t.kif", BudgetMeter(DEFAULT_BUDGET, "t.kif"))
     built.build()
     return built
 

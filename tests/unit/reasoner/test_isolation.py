@@ -28,6 +28,11 @@ def sleeps(seconds: float) -> None:
     time.sleep(seconds)
 
 
+def spins() -> None:
+    while True:
+        pass
+
+
 def exits() -> None:
     sys.stderr.write("fatal: the reason\n")
     sys.stderr.flush()
@@ -52,6 +57,13 @@ def test_a_child_past_its_time_limit_is_killed() -> None:
     with pytest.raises(IsolationError) as info:
         run_isolated(sleeps, (60.0,), seconds=0.5, memory_mb=1024)
     assert info.value.kind == "timeout"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_CPU is enforced as tested only on Linux")
+def test_a_child_past_its_cpu_time_limit_is_stopped_by_the_kernel_before_its_wall_clock_limit() -> None:
+    with pytest.raises(IsolationError) as info:
+        run_isolated(spins, (), seconds=300, memory_mb=1024, cpu_seconds=0.5)
+    assert info.value.kind == "cpu"
 
 
 def test_a_child_that_dies_is_reported_as_died() -> None:

@@ -15,6 +15,7 @@ from ggp.files import load_kif
 from ggp.player import Budget
 from ggp.players.mcts import MctsPlayer
 from ggp.reasoner.circuit import CircuitStateMachine
+from ggp.reasoner.circuit.budget import DEFAULT_BUDGET
 from ggp.reasoner.clingo_machine import ClingoStateMachine
 from ggp.reasoner.machine import GroundingLimits, StateMachine
 from ggp.reasoner.upgrade import UpgradingMachine, playing_machine
@@ -88,17 +89,17 @@ def test_only_auto_upgrades() -> None:
     assert machine.wait(120) and machine.upgraded and isinstance(machine.current, CircuitStateMachine)
 
 
-def test_the_background_build_runs_in_a_child_process_with_more_ground_rules_than_the_circuits_default(
+def test_the_background_build_runs_in_a_child_process_with_a_larger_budget_than_the_circuits_default(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path,
 ) -> None:
-    """chineseCheckers3's 1.1 million ground rules are over the circuit's default node limit, but its
-    circuit plays 35x faster than the prover: the upgrade, which costs no start-up, takes a larger limit,
-    and grounds in a child process (in the player's process, Python ran for every ground rule and the
+    """gt_two_thirds_4p takes 13.6 s of CPU to compile, over the compiler's default budget, but its circuit
+    plays far faster than the prover: the upgrade, which costs no start-up, takes a larger budget, and
+    grounds in a child process (in the player's process, Python ran for every ground rule and the
     search thread got moves late for two minutes)."""
     from ggp.reasoner import isolation, upgrade
     from ggp.reasoner.circuit import machine as circuit_machine
 
-    assert upgrade.UPGRADE_MAX_NODES > circuit_machine.DEFAULT_MAX_NODES
+    assert DEFAULT_BUDGET.cpu_seconds < upgrade.UPGRADE_CPU_SECONDS
     calls: list[tuple[str, int]] = []
     real = isolation.run_isolated
 
@@ -113,7 +114,7 @@ def test_the_background_build_runs_in_a_child_process_with_more_ground_rules_tha
     machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine) and machine.wait(120) and machine.upgraded
     assert isinstance(machine.current, CircuitStateMachine)
-    assert calls == [("circuit_in_child", upgrade.UPGRADE_MAX_NODES)]
+    assert calls == [("circuit_in_child", circuit_machine.DEFAULT_MAX_NODES)]
     state = machine.initial_state()
     assert machine.legal_moves(state, machine.roles[0]) == ClingoStateMachine(description, LOCAL).legal_moves(
         state, machine.roles[0])
@@ -122,10 +123,10 @@ def test_the_background_build_runs_in_a_child_process_with_more_ground_rules_tha
     assert len(calls) == 1
     caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
     monkeypatch.setattr(upgrade, "_BUILDS", {})
-    monkeypatch.setattr(upgrade, "UPGRADE_MAX_NODES", 5)  # a game over the limit stays on the quick machine
+    monkeypatch.setattr(upgrade, "UPGRADE_CPU_SECONDS", 0.001)  # a game over its budget stays on the quick machine
     machine = playing_machine(description, "auto")
     assert isinstance(machine, UpgradingMachine) and machine.wait(120) and not machine.upgraded
-    assert "the circuit node limit" in caplog.text and "(also with its rule bodies split)" in caplog.text
+    assert "compiling the circuit exceeded its budget of 0.001 s of CPU" in caplog.text
 
 
 def test_a_built_circuit_is_kept_on_disk_for_the_next_process_and_a_damaged_one_is_built_again(
