@@ -394,11 +394,28 @@ def parser() -> argparse.ArgumentParser:
     add("--equal-uptime", type=float, default=90.0, help="uptime (s) at which processes' RSS are compared")
     add("--seed", type=int, default=1)
     add("--out", default="", help="append the report to this file (e.g. benchmarks/data/soak_DATE.txt)")
+    add("--report", action="store_true", help="only report the pieces already run in --dir")
     return parse
 
 
+def report_only(args: argparse.Namespace) -> dict[str, Any]:
+    """The report of the pieces already run in ``--dir`` (its database and soak state), printed and appended
+    to ``--out``, without running another piece: to read a soak again after the report's code changed."""
+    state = load_state(Path(args.dir))
+    warmup = min(args.warmup * 60, state["seconds"] / 3)
+    summary = summarize(Path(args.dir) / "manager.db", state, warmup, args.equal_uptime)
+    lines = [f"{time.strftime('%Y-%m-%d %H:%M')}: report of {args.dir} ({' '.join(sys.argv[1:])}); "
+             f"warm-up {warmup / 60:.1f} min", *report_lines(summary, state)]
+    print("\n".join(lines), flush=True)
+    if args.out:
+        with Path(args.out).open("a") as out:
+            out.write("\n".join(lines) + "\n\n")
+    return summary
+
+
 def main() -> int:
-    summary = asyncio.run(soak_piece(parser().parse_args()))
+    args = parser().parse_args()
+    summary = report_only(args) if args.report else asyncio.run(soak_piece(args))
     return 0 if summary["lost"] == 0 and summary["stuck"] == 0 else 1
 
 

@@ -108,8 +108,9 @@ def rss_growth(samples: list[list[float]], warmup_s: float, equal_uptime_s: floa
 
     The manager is killed every few minutes, so one process rarely lives past the warm-up; two measures:
 
-    - *per lifetime*: for each manager process started after ``warmup_s`` of the run, its last RSS over its
-      RSS at ``equal_uptime_s`` of uptime (a leak inside one process, after its own warm-up);
+    - *per lifetime*: for each manager process alive after ``warmup_s`` of the run, its last RSS over its
+      first sample taken after both the run's warm-up and ``equal_uptime_s`` of its own uptime (a leak
+      inside one process: with no kills, the one process's growth after the first ``warmup_s``);
     - *at equal uptime*: the RSS of each process at ``equal_uptime_s`` of uptime, for the processes started
       after ``warmup_s`` of the run; the largest over the first (what grows with the archive and the run,
       across restarts: every process is compared with its peers at the same age).
@@ -121,7 +122,7 @@ def rss_growth(samples: list[list[float]], warmup_s: float, equal_uptime_s: floa
         lifetimes.setdefault(int(sample[1]), []).append(sample)
     within = []
     for rows in lifetimes.values():
-        late = [row for row in rows if row[2] >= equal_uptime_s and rows[0][0] - rows[0][2] >= warmup_s]
+        late = [row for row in rows if row[2] >= equal_uptime_s and row[0] >= warmup_s]
         if len(late) >= 2:
             within.append(100.0 * (late[-1][3] - late[0][3]) / late[0][3])
     at_age = []

@@ -16,6 +16,30 @@ def free_port() -> int:
         return port
 
 
+def free_port_block(count: int) -> int:
+    """The first of ``count`` consecutive TCP ports on 127.0.0.1 that were all free a moment ago, below
+    Linux's ephemeral range (32768-60999), where the kernel's own outgoing connections never take one
+    between this check and the caller's bind (a block of ports after :func:`free_port` did)."""
+    import random
+
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(20_000, 32_000 - count)
+        sockets = []
+        try:
+            for port in range(first, first + count):
+                probe = socket.socket()
+                sockets.append(probe)
+                probe.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for probe in sockets:
+                probe.close()
+    raise AssertionError(f"no block of {count} free ports found")
+
+
 def wait_listening(port: int, process: subprocess.Popen[bytes], log: Path, seconds: float = 30.0) -> None:
     """Wait until ``process`` accepts connections on ``port``; AssertionError (with the end of its log)
     when it exits first or does not listen within ``seconds``."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.benchmarks import BENCHMARKS, load_benchmark
-from tests.helpers.network import free_port
+from tests.helpers.network import free_port, free_port_block
 
 
 @pytest.mark.timeout(170)
@@ -21,7 +21,7 @@ def test_a_short_soak_with_one_sigkill_loses_nothing(tmp_path: Path) -> None:
         soak = load_benchmark("soak")
         args = soak.parser().parse_args([
             "--dir", str(tmp_path / "soak"), "--minutes", "1", "--players", "20", "--games", "4",
-            "--port", str(free_port()), "--first-port", str(free_port()), "--kill-every", "30,40",
+            "--port", str(free_port()), "--first-port", str(free_port_block(20)), "--kill-every", "30,40",
             "--clocks", "2,1", "--round", "1", "--final-s", "30", "--window", "5", "--create-every", "5",
             "--warmup", "0.2", "--equal-uptime", "10", "--out", str(tmp_path / "soak.txt"),
         ])
