@@ -98,11 +98,15 @@ class SearchSettings:
     decisive: int
     puzzle: bool
     reason: str
+    heuristic: str = ""
+    """The playout cut-off validated in the start clock and why (``HeuristicChoice.describe``); empty when
+    none was asked for (the default, see ``mcts``'s ``cutoff``)."""
 
     def describe(self) -> str:
         """One line: the settings, then why."""
         nested = "NMCS and the best line (one role, no chance)" if self.puzzle else "no NMCS (not a puzzle)"
-        return f"decisive={self.decisive}, {nested}: {self.reason}"
+        cut = f"; {self.heuristic}" if self.heuristic else ""
+        return f"decisive={self.decisive}, {nested}: {self.reason}{cut}"
 
 
 MIN_DECISIONS = PROFILE_STATES // 4

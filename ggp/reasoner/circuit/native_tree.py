@@ -93,6 +93,19 @@ class NativeTree:
         if self._lib.ggp_mcts_set_decisive(self._tree, level) != 0:
             raise ReasonerError("out of memory for the decisive-move lookahead")
 
+    def set_cutoff(self, depth: int, weights: Sequence[float], goal_weight: float, scale: float) -> None:
+        """Cut single playouts from now on (``ggp_mcts_set_cutoff``): after ``depth`` joint moves past the leaf a
+        playout stops and role r scores the logistic of ``scale`` times (x_r less the other roles' mean x),
+        x_r = the sum of ``weights[r * fluents + f]`` over the fluents f that hold + ``goal_weight`` times r's goal
+        (0..1); ``depth`` < 0 turns it off. Raises ``ValueError`` for weights of the wrong length and
+        :class:`ReasonerError` when out of memory."""
+        fluents = len(self._evaluator.circuit.fluents)
+        if len(weights) != self._roles * fluents:
+            raise ValueError(f"expected {self._roles * fluents} weights (roles x fluents), got {len(weights)}")
+        array = (ctypes.c_double * max(1, len(weights)))(*weights)
+        if self._lib.ggp_mcts_set_cutoff(self._tree, depth, array, goal_weight, scale) != 0:
+            raise ReasonerError("out of memory for the playout cut-off")
+
     def set_solver(self, on: bool) -> None:
         """Prove nodes from now on (``ggp_mcts_set_solver``, MCTS-Solver: a node where one role chooses is
         proven once a child gives that role its highest goal or all its children are proven)."""
