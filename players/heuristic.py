@@ -14,7 +14,8 @@ scores a state with one pass over its fluents):
 features and its final goal. :func:`validate` is a pure function of those samples: a feature is kept when its
 Pearson correlation with the outcome reaches :data:`MIN_CORRELATION` over at least :data:`MIN_PLAYOUTS`
 playouts; the kept features are then fitted by logistic regression (no intercept: equal features mean an even
-game) to the outcome scaled 0..1, and the fit is the evaluation. No feature kept (a puzzle, a game with no
+game) to the outcome scaled 0..1, and the fit is the evaluation (where a fitted weight's sign contradicts its
+feature's correlation, as collinear features give, only the most correlated feature is kept). No feature kept (a puzzle, a game with no
 material and no goal values before the end, such as ticTacToe) means no cut-off.
 """
 
@@ -159,7 +160,12 @@ def validate(samples: Sequence[Sample], playouts: int) -> Validation:
                          for i in range(len(FEATURES)))
     enough = playouts >= MIN_PLAYOUTS
     keep = [i for i, r in enumerate(correlations) if enough and r is not None and abs(r) >= MIN_CORRELATION]
-    weights = fit_logistic([[s.features[i] for i in keep] for s in samples], [s.outcome for s in samples]) if keep else ()
+    targets = [s.outcome for s in samples]
+    weights = fit_logistic([[s.features[i] for i in keep] for s in samples], targets) if keep else ()
+    if any(w * (correlations[i] or 0.0) <= 0 for w, i in zip(weights, keep)):
+        # Collinear features (checkers' goal values count its pieces) fit with opposite signs: keep the strongest.
+        keep = [max(keep, key=lambda i: abs(correlations[i] or 0.0))]
+        weights = fit_logistic([[s.features[keep[0]]] for s in samples], targets)
     return Validation(correlations, tuple(FEATURES[i] for i in keep), weights, playouts, len(samples))
 
 

@@ -62,6 +62,23 @@ def test_a_correlated_feature_is_kept_and_fitted_noise_is_not() -> None:
     assert validate(synthetic(2000, 1.0), playouts=100) == validation  # pure
 
 
+def test_of_two_collinear_features_fitted_with_opposite_signs_only_the_stronger_is_kept() -> None:
+    # checkers' goal values count its pieces: material and goal move together, and a joint fit may give one
+    # of them a weight against its own correlation. Here goal = material + e and the outcome follows
+    # 2 material - goal = material - e: both correlate with it, and the joint fit weighs goal -1.
+    rng = random.Random(4)
+    samples = []
+    for _ in range(3000):
+        material, e = rng.uniform(-3, 3), rng.gauss(0.0, 1.0)
+        win = 1.0 if rng.random() < 1.0 / (1.0 + math.exp(-(material - e))) else 0.0
+        samples += [Sample(0, (material, material + e), win), Sample(1, (-material, -material - e), 1.0 - win)]
+    joint = fit_logistic([s.features for s in samples], [s.outcome for s in samples])
+    assert joint[0] > 0 > joint[1]
+    validation = validate(samples, playouts=100)
+    assert validation.kept == ("material",) and validation.weights[0] > 0
+    assert all(r is not None and r > MIN_CORRELATION for r in validation.correlations)  # both had correlated
+
+
 def test_too_few_playouts_or_no_signal_keep_nothing() -> None:
     assert validate(synthetic(2000, 1.0), playouts=MIN_PLAYOUTS - 1).kept == ()
     assert validate(synthetic(2000, 0.0), playouts=100).kept == ()
