@@ -15,8 +15,8 @@ features and its final goal. :func:`validate` is a pure function of those sample
 Pearson correlation with the outcome reaches :data:`MIN_CORRELATION` over at least :data:`MIN_PLAYOUTS`
 playouts; the kept features are then fitted by logistic regression (no intercept: equal features mean an even
 game) to the outcome scaled 0..1, and the fit is the evaluation (where a fitted weight's sign contradicts its
-feature's correlation, as collinear features give, only the most correlated feature is kept). No feature kept (a puzzle, a game with no
-material and no goal values before the end, such as ticTacToe) means no cut-off.
+feature's correlation, as collinear features give, only the most correlated feature is kept). No feature kept
+(a puzzle, a game with no material and no goal values before the end, such as ticTacToe) means no cut-off.
 """
 
 from __future__ import annotations

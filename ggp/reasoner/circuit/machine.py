@@ -487,7 +487,8 @@ class CircuitStateMachine(StateInfoQueries):
         their moves by MAST (``ggp_mcts_set_mast``); with ``solver`` the tree proves what it can
         (``ggp_mcts_set_solver``, MCTS-Solver); ``rave`` > 0 is RAVE's k (``ggp_mcts_set_rave``); ``decisive`` is
         the single playouts' lookahead (``ggp_mcts_set_decisive``: 1 decisive moves, 2 anti-decisive ones too);
-        ``cutoff`` cuts single playouts and scores them by its heuristic (``ggp_mcts_set_cutoff``). Raises :class:`ReasonerError` when out of memory."""
+        ``cutoff`` cuts single playouts and scores them by its heuristic (``ggp_mcts_set_cutoff``).
+        Raises :class:`ReasonerError` when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
             return None
@@ -507,21 +508,8 @@ class CircuitStateMachine(StateInfoQueries):
         if decisive:
             tree.set_decisive(decisive)
         if cutoff is not None:
-            tree.set_cutoff(cutoff.depth, self._cutoff_weights(cutoff), cutoff.goal_weight, cutoff.scale)
+            tree.set_cutoff(cutoff)
         return CircuitMctsTree(self, tree)
-
-    def _cutoff_weights(self, cutoff: PlayoutCutoff) -> list[float]:
-        """A cut-off's weights as ``ggp_mcts_set_cutoff`` takes them: role-major, one per (role, fluent index);
-        a fluent the circuit does not know can never hold, and is left out."""
-        fluents, roles = len(self.circuit.fluents), len(self._roles)
-        weights = [0.0] * (roles * fluents)
-        for fact, row in cutoff.weights.items():
-            f = self._fluent_index.get(fact)
-            if f is None:
-                continue
-            for r, w in enumerate(row[:roles]):
-                weights[r * fluents + f] = float(w)
-        return weights
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
         """Goals (role order) of ``n`` random playouts from ``state``, run in one batch.

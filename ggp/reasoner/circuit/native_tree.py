@@ -10,6 +10,7 @@ from typing import Protocol
 
 from ggp.errors import ReasonerError
 from ggp.reasoner.circuit.build import Circuit
+from ggp.reasoner.playouts import PlayoutCutoff
 
 
 class TreeHost(Protocol):
@@ -93,17 +94,24 @@ class NativeTree:
         if self._lib.ggp_mcts_set_decisive(self._tree, level) != 0:
             raise ReasonerError("out of memory for the decisive-move lookahead")
 
-    def set_cutoff(self, depth: int, weights: Sequence[float], goal_weight: float, scale: float) -> None:
-        """Cut single playouts from now on (``ggp_mcts_set_cutoff``): after ``depth`` joint moves past the leaf a
-        playout stops and role r scores the logistic of ``scale`` times (x_r less the other roles' mean x),
-        x_r = the sum of ``weights[r * fluents + f]`` over the fluents f that hold + ``goal_weight`` times r's goal
-        (0..1); ``depth`` < 0 turns it off. Raises ``ValueError`` for weights of the wrong length and
-        :class:`ReasonerError` when out of memory."""
-        fluents = len(self._evaluator.circuit.fluents)
-        if len(weights) != self._roles * fluents:
-            raise ValueError(f"expected {self._roles * fluents} weights (roles x fluents), got {len(weights)}")
-        array = (ctypes.c_double * max(1, len(weights)))(*weights)
-        if self._lib.ggp_mcts_set_cutoff(self._tree, depth, array, goal_weight, scale) != 0:
+    def set_cutoff(self, cutoff: PlayoutCutoff | None) -> None:
+        """Cut single playouts from now on by ``cutoff`` (``ggp_mcts_set_cutoff``; see :class:`PlayoutCutoff`),
+        its weights passed role-major, one per (role, fluent index); a fluent the circuit does not know can
+        never hold and is left out. None plays them to the end again. Raises :class:`ReasonerError` when out of
+        memory."""
+        if cutoff is None:
+            self._lib.ggp_mcts_set_cutoff(self._tree, -1, None, 0.0, 0.0)
+            return
+        fluents = self._evaluator.circuit.fluents
+        index = {fact: f for f, fact in enumerate(fluents)}
+        weights = (ctypes.c_double * max(1, self._roles * len(fluents)))()
+        for fact, row in cutoff.weights.items():
+            f = index.get(fact)
+            if f is None:
+                continue
+            for r, w in enumerate(row[:self._roles]):
+                weights[r * len(fluents) + f] = float(w)
+        if self._lib.ggp_mcts_set_cutoff(self._tree, max(0, cutoff.depth), weights, cutoff.goal_weight, cutoff.scale) != 0:
             raise ReasonerError("out of memory for the playout cut-off")
 
     def set_solver(self, on: bool) -> None:
