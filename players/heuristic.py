@@ -14,7 +14,8 @@ scores a state with one pass over its fluents):
 features and its final goal. :func:`validate` is a pure function of those samples: a feature is kept when its
 Pearson correlation with the outcome reaches :data:`MIN_CORRELATION` over at least :data:`MIN_PLAYOUTS`
 playouts; the kept features are then fitted by logistic regression (no intercept: equal features mean an even
-game) to the outcome scaled 0..1, and the fit is the evaluation (where a fitted weight's sign contradicts its
+game) to the outcome scaled onto 0..1 from the role's sampled range of goals, and the fit mapped back onto that
+range is the evaluation (where a fitted weight's sign contradicts its
 feature's correlation, as collinear features give, only the most correlated feature is kept). No feature kept
 (a puzzle, a game with no material and no goal values before the end, such as ticTacToe) means no cut-off.
 """
@@ -44,6 +45,16 @@ SAMPLE_DEPTH = 300
 MIN_PLAYOUTS = 32
 """A feature needs samples from at least this many finished playouts to be kept."""
 
+AUTO_DEPTH = 8
+"""The cut-off depth self-configuration uses (``mcts`` with ``cutoff`` unset; the depth of the duels in
+docs/players.md)."""
+
+AUTO_MIN_CORRELATION = 0.4
+"""Self-configuration cuts playouts only where the kept evaluation's strongest correlation reaches this: the
+duels (docs/players.md, 2026-11-28, cut 8 moves past the leaf against no cut at 1,000 iterations a move) won
+where it was 0.49-0.51 (checkersTiny 63.5% over 100 games) and lost where it was 0.19-0.20 (reversi 22.5%,
+breakthrough 45.0%, and 42.5% at equal time)."""
+
 MIN_CORRELATION = 0.15
 """A feature is kept when the absolute value of its correlation with the outcome reaches this. Measured over
 96 playouts, seeds 1 and 2 (2026-11-28): material r = +0.19 and +0.18 on breakthrough, +0.19 and +0.20 on
@@ -71,6 +82,15 @@ class Validation:
     weights: tuple[float, ...]
     playouts: int
     samples: int
+    low: tuple[float, ...] = ()
+    high: tuple[float, ...] = ()
+    """Per role (by index), the lowest and highest outcome (0..1) sampled: the range the evaluation is fitted
+    and mapped onto (a loser of checkersTorus still gets 0.72)."""
+
+    @property
+    def strength(self) -> float:
+        """The largest absolute correlation among the kept features (0 when none is kept)."""
+        return max((abs(r or 0.0) for name, r in zip(FEATURES, self.correlations) if name in self.kept), default=0.0)
 
     def describe(self) -> str:
         """One phrase for the log line: the correlations, and what was kept."""
@@ -160,13 +180,17 @@ def validate(samples: Sequence[Sample], playouts: int) -> Validation:
                          for i in range(len(FEATURES)))
     enough = playouts >= MIN_PLAYOUTS
     keep = [i for i, r in enumerate(correlations) if enough and r is not None and abs(r) >= MIN_CORRELATION]
-    targets = [s.outcome for s in samples]
+    count = 1 + max((s.role for s in samples), default=-1)
+    low = tuple(min((s.outcome for s in samples if s.role == r), default=0.0) for r in range(count))
+    high = tuple(max((s.outcome for s in samples if s.role == r), default=1.0) for r in range(count))
+    targets = [(s.outcome - low[s.role]) / (high[s.role] - low[s.role]) if high[s.role] > low[s.role] else 0.5
+               for s in samples]
     weights = fit_logistic([[s.features[i] for i in keep] for s in samples], targets) if keep else ()
     if any(w * (correlations[i] or 0.0) <= 0 for w, i in zip(weights, keep)):
         # Collinear features (checkers' goal values count its pieces) fit with opposite signs: keep the strongest.
         keep = [max(keep, key=lambda i: abs(correlations[i] or 0.0))]
         weights = fit_logistic([[s.features[keep[0]]] for s in samples], targets)
-    return Validation(correlations, tuple(FEATURES[i] for i in keep), weights, playouts, len(samples))
+    return Validation(correlations, tuple(FEATURES[i] for i in keep), weights, playouts, len(samples), low, high)
 
 
 def cutoff_of(validation: Validation, pieces: dict[Term, int], roles: int, depth: int) -> PlayoutCutoff | None:
@@ -179,7 +203,8 @@ def cutoff_of(validation: Validation, pieces: dict[Term, int], roles: int, depth
     per_piece = fitted.get("material", 0.0)
     weights = {fact: tuple(per_piece if r == owner else 0.0 for r in range(roles))
                for fact, owner in pieces.items() if owner >= 0}
-    return PlayoutCutoff(depth, weights if per_piece else {}, fitted.get("goal", 0.0), 1.0)
+    return PlayoutCutoff(depth, weights if per_piece else {}, fitted.get("goal", 0.0), 1.0, validation.low,
+                         validation.high)
 
 
 def sample_playouts(machine: StateMachine, seed: int, deadline: float | None = None) -> Samples:
@@ -259,10 +284,12 @@ class HeuristicChoice:
         return f"{where} ({self.reason})"
 
 
-def choose_cutoff(machine: StateMachine, seed: int, depth: int, deadline: float | None = None) -> HeuristicChoice:
+def choose_cutoff(machine: StateMachine, seed: int, depth: int, deadline: float | None = None,
+                  min_strength: float = 0.0) -> HeuristicChoice:
     """The validated playout cut-off at ``depth`` for ``machine``'s game (see the module notes), measured by
     seeded playouts until ``deadline``: none in a puzzle or a game with chance (nothing to compare a role
-    with, or the C search's mean would count the chance role), none when nothing is kept."""
+    with, or the C search's mean would count the chance role), none when nothing is kept or the kept
+    evaluation's :attr:`Validation.strength` is under ``min_strength``."""
     roles = machine.roles
     if len(roles) == 1:
         return HeuristicChoice(None, "one role: no opponent to weigh against")
@@ -270,4 +297,6 @@ def choose_cutoff(machine: StateMachine, seed: int, depth: int, deadline: float 
         return HeuristicChoice(None, "a chance role")
     measured = sample_playouts(machine, seed, deadline)
     validation = validate(measured.samples, measured.playouts)
+    if validation.kept and validation.strength < min_strength:
+        return HeuristicChoice(None, f"{validation.describe()}; under the {min_strength:.2f} where cut-offs won")
     return HeuristicChoice(cutoff_of(validation, measured.pieces, len(roles), depth), validation.describe())

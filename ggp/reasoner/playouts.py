@@ -62,15 +62,28 @@ class TreeRootStatistics:
 class PlayoutCutoff:
     """A playout cut-off for an :class:`MctsTree` (issue 41: a heuristic validated in the start clock, see
     ``players/heuristic.py``): a playout that has run ``depth`` joint moves past its leaf without ending stops,
-    and each role r is scored 1 / (1 + exp(-scale * (x_r - mean of the other roles' x))) in 0..1, where x_r is
-    the sum of r's weights (``weights[fluent][r]``) over the fluents that hold plus ``goal_weight`` times r's
-    goal (0..1) in that state; in a game with one role, the logistic of x_0 itself. A fluent absent from
-    ``weights`` weighs 0 for every role."""
+    and each role r is scored low_r + (high_r - low_r) / (1 + exp(-scale * (x_r - mean of the other roles' x))),
+    where x_r is the sum of r's weights (``weights[fluent][r]``) over the fluents that hold plus ``goal_weight``
+    times r's goal (0..1) in that state (in a game with one role, x_0 itself). A fluent absent from ``weights``
+    weighs 0 for every role."""
 
     depth: int
     weights: dict[Term, tuple[float, ...]]
     goal_weight: float
     scale: float
+    low: tuple[float, ...] = ()
+    high: tuple[float, ...] = ()
+    """Per role, the range (0..1) its score is mapped onto: low + (high - low) * the logistic (0..1 where
+    absent), so that a game whose loser still gets 72 (checkersTorus) compares cut playouts with finished ones
+    on one scale."""
+
+    def lows(self, roles: int) -> tuple[float, ...]:
+        """:attr:`low` for ``roles`` roles (0 where absent)."""
+        return tuple(self.low[r] if r < len(self.low) else 0.0 for r in range(roles))
+
+    def highs(self, roles: int) -> tuple[float, ...]:
+        """:attr:`high` for ``roles`` roles (1 where absent)."""
+        return tuple(self.high[r] if r < len(self.high) else 1.0 for r in range(roles))
 
     def value(self, facts: frozenset[Term] | set[Term], goals: Sequence[float]) -> tuple[float, ...]:
         """The scores (0..1, role order) of a state holding ``facts`` with goals ``goals`` (0..1, role
@@ -82,7 +95,8 @@ class PlayoutCutoff:
                 x[r] += w
         total = sum(x)
         rel = [x[r] - (total - x[r]) / (roles - 1) if roles > 1 else x[r] for r in range(roles)]
-        return tuple(_logistic(self.scale * d) for d in rel)
+        low, high = self.lows(roles), self.highs(roles)
+        return tuple(low[r] + (high[r] - low[r]) * _logistic(self.scale * d) for r, d in enumerate(rel))
 
 
 def _logistic(x: float) -> float:

@@ -62,7 +62,8 @@ static void lane0_goals(const game_t *G, const uint64_t *v, double *out) {
 }
 
 /* The playout cut-off's scores (see the comment on the tree) of lane 0's state of v, evaluated through
-   phase A, into T->g: the logistic of each role's value less the other roles' mean value. */
+   phase A, into T->g: the logistic of each role's value less the other roles' mean value, mapped onto the
+   role's range of goals (low..high). */
 static void cut_scores(mtree_t *T, const uint64_t *v) {
   const game_t *G = T->G;
   const int NF = G->nf, NR = G->nr;
@@ -77,7 +78,8 @@ static void cut_scores(mtree_t *T, const uint64_t *v) {
   }
   for (int r = 0; r < NR; r++) {
     double rel = NR > 1 ? T->sums[r] - (total - T->sums[r]) / (double)(NR - 1) : T->sums[r];
-    T->g[r] = 1.0 / (1.0 + exp(-T->cut_scale * rel));
+    const double low = T->cut_w[(int64_t)NR * NF + r], high = T->cut_w[(int64_t)NR * NF + NR + r];
+    T->g[r] = low + (high - low) / (1.0 + exp(-T->cut_scale * rel));
   }
 }
 
@@ -179,16 +181,21 @@ int32_t ggp_mcts_set_rave(mtree_t *T, double k) {
 }
 
 /* Sets the playout cut-off (see the comment on the tree): single playouts stop after `depth` joint moves past
-   the leaf and are scored by the evaluation of `weights` (nr * nf, role-major, copied), `goal_weight` and
-   `scale`; depth < 0 turns it off. 0, or -1 when out of memory (the cut-off is then off). */
-int32_t ggp_mcts_set_cutoff(mtree_t *T, int64_t depth, const double *weights, double goal_weight, double scale) {
+   the leaf and are scored by the evaluation of `weights` (nr * nf, role-major), `goal_weight` and `scale`,
+   role r's logistic mapped onto low[r]..high[r] (its goals' range, 0..1); all copied. depth < 0 turns it
+   off. 0, or -1 when out of memory (the cut-off is then off). */
+int32_t ggp_mcts_set_cutoff(mtree_t *T, int64_t depth, const double *weights, double goal_weight, double scale,
+                            const double *low, const double *high) {
   const game_t *G = T->G;
+  const size_t nw = (size_t)G->nr * (size_t)G->nf;
   free(T->cut_w);
   T->cut_w = NULL;
   if (depth < 0) return 0;
-  T->cut_w = malloc(sizeof(double) * ((size_t)G->nr * (size_t)G->nf + 1));
+  T->cut_w = malloc(sizeof(double) * (nw + 2 * (size_t)G->nr + 1));
   if (!T->cut_w) return -1;
-  memcpy(T->cut_w, weights, sizeof(double) * (size_t)G->nr * (size_t)G->nf);
+  memcpy(T->cut_w, weights, sizeof(double) * nw);
+  memcpy(T->cut_w + nw, low, sizeof(double) * (size_t)G->nr);
+  memcpy(T->cut_w + nw + G->nr, high, sizeof(double) * (size_t)G->nr);
   T->cut_depth = depth;
   T->cut_goal = goal_weight;
   T->cut_scale = scale;

@@ -100,7 +100,7 @@ class NativeTree:
         never hold and is left out. None plays them to the end again. Raises :class:`ReasonerError` when out of
         memory."""
         if cutoff is None:
-            self._lib.ggp_mcts_set_cutoff(self._tree, -1, None, 0.0, 0.0)
+            self._lib.ggp_mcts_set_cutoff(self._tree, -1, None, 0.0, 0.0, None, None)
             return
         fluents = self._evaluator.circuit.fluents
         index = {fact: f for f, fact in enumerate(fluents)}
@@ -111,7 +111,10 @@ class NativeTree:
                 continue
             for r, w in enumerate(row[:self._roles]):
                 weights[r * len(fluents) + f] = float(w)
-        if self._lib.ggp_mcts_set_cutoff(self._tree, max(0, cutoff.depth), weights, cutoff.goal_weight, cutoff.scale) != 0:
+        low = (ctypes.c_double * self._roles)(*cutoff.lows(self._roles))
+        high = (ctypes.c_double * self._roles)(*cutoff.highs(self._roles))
+        if self._lib.ggp_mcts_set_cutoff(self._tree, max(0, cutoff.depth), weights, cutoff.goal_weight, cutoff.scale,
+                                         low, high) != 0:
             raise ReasonerError("out of memory for the playout cut-off")
 
     def set_solver(self, on: bool) -> None:

@@ -16,12 +16,15 @@ from ggp.gdl.parser import parse_kif
 from ggp.native import find_compiler
 from ggp.player import Budget
 from ggp.players.heuristic import (
+    AUTO_DEPTH,
+    AUTO_MIN_CORRELATION,
     FEATURES,
     MIN_CORRELATION,
     MIN_PLAYOUTS,
     Sample,
     choose_cutoff,
     correlation,
+    cutoff_of,
     fit_logistic,
     validate,
 )
@@ -77,6 +80,17 @@ def test_of_two_collinear_features_fitted_with_opposite_signs_only_the_stronger_
     validation = validate(samples, playouts=100)
     assert validation.kept == ("material",) and validation.weights[0] > 0
     assert all(r is not None and r > MIN_CORRELATION for r in validation.correlations)  # both had correlated
+
+
+def test_the_fit_is_mapped_onto_the_range_of_goals_the_roles_got() -> None:
+    # checkersTorus: the loser still gets 72 of 100; a cut playout scored 0..1 would make ending the game
+    # at once (a loss at 72) look better than any cut line, and the first version lost 39 of 40 so.
+    samples = [Sample(s.role, s.features, 0.7 + 0.3 * s.outcome) for s in synthetic(2000, 1.0)]
+    validation = validate(samples, playouts=100)
+    assert validation.low == (0.7, 0.7) and validation.high == (1.0, 1.0)
+    assert validation.weights[0] == pytest.approx(1.0, abs=0.15)  # the same fit as on 0..1
+    cutoff = cutoff_of(validation, {}, 2, 8)
+    assert cutoff is not None and cutoff.value(set(), [0.0, 0.0]) == (0.85, 0.85)
 
 
 def test_too_few_playouts_or_no_signal_keep_nothing() -> None:
@@ -144,7 +158,7 @@ def test_a_puzzle_gets_no_cut_off(tmp_path: Path) -> None:
 def random_cutoff(machine: CircuitStateMachine, depth: int, seed: int) -> PlayoutCutoff:
     rng = random.Random(seed)
     weights = {fact: tuple(rng.uniform(-1, 1) for _ in machine.roles) for fact in machine.circuit.fluents}
-    return PlayoutCutoff(depth, weights, 0.7, 0.9)
+    return PlayoutCutoff(depth, weights, 0.7, 0.9, (0.2, 0.1), (0.9, 1.0))  # scores mapped onto 0.2..0.9, 0.1..1
 
 
 @needs_cc
@@ -200,4 +214,29 @@ def test_the_player_validates_in_the_start_clock_and_says_so(caplog: pytest.LogC
     configured.start(machine_of("breakthrough"), machine_of("breakthrough").roles[0], Budget.for_seconds(10))
     assert configured.configuration is not None and "playouts cut 4" in configured.configuration.describe()
     assert len([r for r in caplog.records if r.name == "ggp.players.mcts"]) == 1
-    assert MctsPlayer(seed=2).cutoff == -1  # off by default
+    assert MctsPlayer(seed=2).cutoff is None  # chosen per match by default (next test)
+    off = MctsPlayer(seed=2, decisive=0, cutoff=-1)
+    off.start(machine_of("breakthrough"), machine_of("breakthrough").roles[0], Budget.for_seconds(10))
+    assert off.heuristic is None
+
+
+@needs_cc
+def test_by_default_a_weak_evaluation_is_validated_but_not_used() -> None:
+    # breakthrough's material correlates at about 0.19, under AUTO_MIN_CORRELATION: the duels lost there.
+    machine = machine_of("breakthrough")
+    player = MctsPlayer(seed=2)
+    player.start(machine, machine.roles[0], Budget())
+    assert player.heuristic is not None and player.heuristic.cutoff is None
+    assert f"under the {AUTO_MIN_CORRELATION:.2f} where cut-offs won" in player.heuristic.reason
+    assert player.configuration is not None and "no playout cut-off" in player.configuration.describe()
+
+
+@needs_cc
+@pytest.mark.skipif(not (CORPUS / "checkersTiny.kif").is_file(), reason="no gdl-corpus")
+def test_by_default_a_strong_evaluation_cuts_the_playouts() -> None:
+    machine = circuit_machine(CORPUS / "checkersTiny.kif", "c")
+    player = MctsPlayer(seed=2)
+    player.start(machine, machine.roles[0], Budget())
+    assert player.heuristic is not None and player.heuristic.cutoff is not None
+    assert player.heuristic.cutoff.depth == AUTO_DEPTH
+    assert player.configuration is not None and f"playouts cut {AUTO_DEPTH} moves" in player.configuration.describe()
