@@ -199,12 +199,14 @@ class MctsPlayer(BasePlayer):
     :data:`~ggp.players.heuristic.AUTO_DEPTH` moves past the leaf where the kept evaluation's correlation
     reaches :data:`~ggp.players.heuristic.AUTO_MIN_CORRELATION` (the duels in docs/players.md), else none.
 
-    **Self-configuration.** An option left at None (``decisive``) is chosen per match in :meth:`start`, from the
-    rules and a short seeded measurement on the match's machine (:mod:`ggp.players.selfconfig`), within a
-    share :data:`CONFIGURE_SHARE` of the start clock (count-bounded without a clock, so an arena and a
-    manager's seat choose alike); the choice is logged in one INFO line and kept in :attr:`configuration`,
-    which :func:`~ggp.player.configuration_of` reports with the match (the player server's START reply header
-    that the manager records, ``ggp arena --json``).
+    **Self-configuration.** An option left at None (``decisive``, ``cutoff``) is chosen per match in :meth:`start`,
+    from the rules and a short seeded measurement on the match's machine (:mod:`ggp.players.selfconfig`,
+    :mod:`ggp.players.heuristic`), within a share :data:`CONFIGURE_SHARE` of the start clock each
+    (count-bounded without a clock, so an arena and a manager's seat choose alike); the choice is logged in
+    one INFO line and kept in :attr:`configuration`, which :func:`~ggp.player.configuration_of` reports with
+    the match (the player server's START reply header that the manager records, ``ggp arena --json``); with
+    ``decisive`` given, :attr:`configuration` stays None and the cut-off has an INFO line of its own
+    (:attr:`heuristic`).
     A machine without the native search, a start clock too short for the measurement or a measurement
     that fails gives the safe defaults (:data:`DEFAULT_DECISIVE`), and the log line says why. An option
     given by the user is never changed.
