@@ -45,16 +45,6 @@ SAMPLE_DEPTH = 300
 MIN_PLAYOUTS = 32
 """A feature needs samples from at least this many finished playouts to be kept."""
 
-AUTO_DEPTH = 8
-"""The cut-off depth self-configuration uses (``mcts`` with ``cutoff`` unset; the depth of the duels in
-docs/players.md)."""
-
-AUTO_MIN_CORRELATION = 0.4
-"""Self-configuration cuts playouts only where the kept evaluation's strongest correlation reaches this: the
-duels (docs/players.md, 2026-11-28, cut 8 moves past the leaf against no cut at 1,000 iterations a move) won
-where it was 0.49-0.51 (checkersTiny 63.5% over 100 games) and lost where it was 0.19-0.20 (reversi 22.5%,
-breakthrough 45.0%, and 42.5% at equal time)."""
-
 MIN_CORRELATION = 0.15
 """A feature is kept when the absolute value of its correlation with the outcome reaches this. Measured over
 96 playouts, seeds 1 and 2 (2026-11-28): material r = +0.19 and +0.18 on breakthrough, +0.19 and +0.20 on
@@ -86,11 +76,6 @@ class Validation:
     high: tuple[float, ...] = ()
     """Per role (by index), the lowest and highest outcome (0..1) sampled: the range the evaluation is fitted
     and mapped onto (a loser of checkersTorus still gets 0.72)."""
-
-    @property
-    def strength(self) -> float:
-        """The largest absolute correlation among the kept features (0 when none is kept)."""
-        return max((abs(r or 0.0) for name, r in zip(FEATURES, self.correlations) if name in self.kept), default=0.0)
 
     def describe(self) -> str:
         """One phrase for the log line: the correlations, and what was kept."""
@@ -284,12 +269,10 @@ class HeuristicChoice:
         return f"{where} ({self.reason})"
 
 
-def choose_cutoff(machine: StateMachine, seed: int, depth: int, deadline: float | None = None,
-                  min_strength: float = 0.0) -> HeuristicChoice:
+def choose_cutoff(machine: StateMachine, seed: int, depth: int, deadline: float | None = None) -> HeuristicChoice:
     """The validated playout cut-off at ``depth`` for ``machine``'s game (see the module notes), measured by
     seeded playouts until ``deadline``: none in a puzzle or a game with chance (nothing to compare a role
-    with, or the C search's mean would count the chance role), none when nothing is kept or the kept
-    evaluation's :attr:`Validation.strength` is under ``min_strength``."""
+    with, or the C search's mean would count the chance role), none when nothing is kept."""
     roles = machine.roles
     if len(roles) == 1:
         return HeuristicChoice(None, "one role: no opponent to weigh against")
@@ -297,6 +280,4 @@ def choose_cutoff(machine: StateMachine, seed: int, depth: int, deadline: float 
         return HeuristicChoice(None, "a chance role")
     measured = sample_playouts(machine, seed, deadline)
     validation = validate(measured.samples, measured.playouts)
-    if validation.kept and validation.strength < min_strength:
-        return HeuristicChoice(None, f"{validation.describe()}; under the {min_strength:.2f} where cut-offs won")
     return HeuristicChoice(cutoff_of(validation, measured.pieces, len(roles), depth), validation.describe())

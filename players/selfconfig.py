@@ -20,10 +20,10 @@ What it decides, and from which measurements (docs/players.md has the duels behi
 - **Nested Monte-Carlo Search and the best line**: in a game with one role and no chance (a puzzle),
   NMCS under a clock and the best line, as :class:`~ggp.players.mcts.MctsPlayer` does by default; the
   lookahead stays off there (no replies to avoid; the duels behind it are two-player games).
-- **Playout cut-off** (heuristics validated in the start clock, :mod:`ggp.players.heuristic`, measured by
-  the player beside this profile): playouts cut 8 moves past the leaf and scored by the fitted evaluation
-  where the kept features correlate with random play's outcome at 0.4 or more, none elsewhere; its phrase
-  ends this module's line (:attr:`SearchSettings.heuristic`).
+- **Playout cut-off** (heuristics validated in the start clock, :mod:`ggp.players.heuristic`): not chosen
+  here; off unless ``mcts:cutoff=K`` asks for it (its duels won one game and lost two, and the validated
+  correlation did not tell them apart: docs/players.md). When asked for, its phrase ends this module's line
+  (:attr:`SearchSettings.heuristic`).
 - Everything else keeps the player's defaults (MAST share 0.3, exploration 0.4, MCTS-Solver on).
 """
 

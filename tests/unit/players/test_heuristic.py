@@ -16,8 +16,6 @@ from ggp.gdl.parser import parse_kif
 from ggp.native import find_compiler
 from ggp.player import Budget
 from ggp.players.heuristic import (
-    AUTO_DEPTH,
-    AUTO_MIN_CORRELATION,
     FEATURES,
     MIN_CORRELATION,
     MIN_PLAYOUTS,
@@ -214,29 +212,7 @@ def test_the_player_validates_in_the_start_clock_and_says_so(caplog: pytest.LogC
     configured.start(machine_of("breakthrough"), machine_of("breakthrough").roles[0], Budget.for_seconds(10))
     assert configured.configuration is not None and "playouts cut 4" in configured.configuration.describe()
     assert len([r for r in caplog.records if r.name == "ggp.players.mcts"]) == 1
-    assert MctsPlayer(seed=2).cutoff is None  # chosen per match by default (next test)
-    off = MctsPlayer(seed=2, decisive=0, cutoff=-1)
+    assert MctsPlayer(seed=2).cutoff == -1  # off by default: the duels in docs/players.md
+    off = MctsPlayer(seed=2, decisive=0)
     off.start(machine_of("breakthrough"), machine_of("breakthrough").roles[0], Budget.for_seconds(10))
     assert off.heuristic is None
-
-
-@needs_cc
-def test_by_default_a_weak_evaluation_is_validated_but_not_used() -> None:
-    # breakthrough's material correlates at about 0.19, under AUTO_MIN_CORRELATION: the duels lost there.
-    machine = machine_of("breakthrough")
-    player = MctsPlayer(seed=2)
-    player.start(machine, machine.roles[0], Budget())
-    assert player.heuristic is not None and player.heuristic.cutoff is None
-    assert f"under the {AUTO_MIN_CORRELATION:.2f} where cut-offs won" in player.heuristic.reason
-    assert player.configuration is not None and "no playout cut-off" in player.configuration.describe()
-
-
-@needs_cc
-@pytest.mark.skipif(not (CORPUS / "checkersTiny.kif").is_file(), reason="no gdl-corpus")
-def test_by_default_a_strong_evaluation_cuts_the_playouts() -> None:
-    machine = circuit_machine(CORPUS / "checkersTiny.kif", "c")
-    player = MctsPlayer(seed=2)
-    player.start(machine, machine.roles[0], Budget())
-    assert player.heuristic is not None and player.heuristic.cutoff is not None
-    assert player.heuristic.cutoff.depth == AUTO_DEPTH
-    assert player.configuration is not None and f"playouts cut {AUTO_DEPTH} moves" in player.configuration.describe()
