@@ -42,7 +42,7 @@ from ggp.reasoner.circuit.evaluator import Evaluator, EvaluatorKind, pack_bits, 
 from ggp.reasoner.circuit.extract import ground_program
 from ggp.reasoner.circuit.native_tree import NativeTree
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
-from ggp.reasoner.playouts import TreeRootStatistics
+from ggp.reasoner.playouts import PlayoutCutoff, TreeRootStatistics
 from ggp.reasoner.wrappers import first_that_builds
 
 log = logging.getLogger(__name__)
@@ -482,13 +482,15 @@ class CircuitStateMachine(StateInfoQueries):
     def mcts_tree(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
         max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
+        cutoff: PlayoutCutoff | None = None,
     ) -> CircuitMctsTree | None:
         """An MCTS tree rooted at ``state`` and searched in C (the :class:`~ggp.reasoner.playouts.MctsTreeFactory`
         hook), reserving at most :data:`TREE_MAX_BYTES`; None with the numpy evaluator. Playouts are cut
         after :data:`DEFAULT_MAX_DEPTH` joint moves; with ``mast`` > 0 single playouts choose that share of
         their moves by MAST (``ggp_mcts_set_mast``); with ``solver`` the tree proves what it can
         (``ggp_mcts_set_solver``, MCTS-Solver); ``rave`` > 0 is RAVE's k (``ggp_mcts_set_rave``); ``decisive`` is
-        the single playouts' lookahead (``ggp_mcts_set_decisive``: 1 decisive moves, 2 anti-decisive ones too).
+        the single playouts' lookahead (``ggp_mcts_set_decisive``: 1 decisive moves, 2 anti-decisive ones too);
+        ``cutoff`` cuts single playouts and scores them by its heuristic (``ggp_mcts_set_cutoff``).
         Raises :class:`ReasonerError` when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
@@ -508,6 +510,8 @@ class CircuitStateMachine(StateInfoQueries):
             raise ValueError(f"decisive is the playouts' lookahead, 0, 1 or 2; found {decisive}")
         if decisive:
             tree.set_decisive(decisive)
+        if cutoff is not None:
+            tree.set_cutoff(cutoff)
         return CircuitMctsTree(self, tree)
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
