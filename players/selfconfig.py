@@ -20,6 +20,10 @@ What it decides, and from which measurements (docs/players.md has the duels behi
 - **Nested Monte-Carlo Search and the best line**: in a game with one role and no chance (a puzzle),
   NMCS under a clock and the best line, as :class:`~ggp.players.mcts.MctsPlayer` does by default; the
   lookahead stays off there (no replies to avoid; the duels behind it are two-player games).
+- **Playout cut-off** (heuristics validated in the start clock, :mod:`ggp.players.heuristic`): not chosen
+  here; off unless ``mcts:cutoff=K`` asks for it (its duels won one game and lost two, and the validated
+  correlation did not tell them apart: docs/players.md). When asked for, its phrase ends this module's line
+  (:attr:`SearchSettings.heuristic`).
 - Everything else keeps the player's defaults (MAST share 0.3, exploration 0.4, MCTS-Solver on).
 """
 
@@ -98,11 +102,15 @@ class SearchSettings:
     decisive: int
     puzzle: bool
     reason: str
+    heuristic: str = ""
+    """The playout cut-off validated in the start clock and why (``HeuristicChoice.describe``); empty when
+    none was asked for (the default, see ``mcts``'s ``cutoff``)."""
 
     def describe(self) -> str:
         """One line: the settings, then why."""
         nested = "NMCS and the best line (one role, no chance)" if self.puzzle else "no NMCS (not a puzzle)"
-        return f"decisive={self.decisive}, {nested}: {self.reason}"
+        cut = f"; {self.heuristic}" if self.heuristic else ""
+        return f"decisive={self.decisive}, {nested}: {self.reason}{cut}"
 
 
 MIN_DECISIONS = PROFILE_STATES // 4

@@ -11,12 +11,14 @@ Monte-Carlo Search for puzzles (:func:`nested_hook`).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
 from ggp.errors import GgpError, ReasonerError
+from ggp.gdl.terms import Term
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 MAX_PLAYOUT_STEPS = 1000
@@ -56,6 +58,53 @@ class TreeRootStatistics:
     elsewhere or before one ended."""
 
 
+@dataclass(frozen=True, slots=True)
+class PlayoutCutoff:
+    """A playout cut-off for an :class:`MctsTree` (issue 41: a heuristic validated in the start clock, see
+    ``players/heuristic.py``): a playout that has run ``depth`` joint moves past its leaf without ending stops,
+    and each role r is scored low_r + (high_r - low_r) / (1 + exp(-scale * (x_r - mean of the other roles' x))),
+    where x_r is the sum of r's weights (``weights[fluent][r]``) over the fluents that hold plus ``goal_weight``
+    times r's goal (0..1) in that state (in a game with one role, x_0 itself). A fluent absent from ``weights``
+    weighs 0 for every role."""
+
+    depth: int
+    weights: dict[Term, tuple[float, ...]]
+    goal_weight: float
+    scale: float
+    low: tuple[float, ...] = ()
+    high: tuple[float, ...] = ()
+    """Per role, the range (0..1) its score is mapped onto: low + (high - low) * the logistic (0..1 where
+    absent), so that a game whose loser still gets 72 (checkersTorus) compares cut playouts with finished ones
+    on one scale."""
+
+    def lows(self, roles: int) -> tuple[float, ...]:
+        """:attr:`low` for ``roles`` roles (0 where absent)."""
+        return tuple(self.low[r] if r < len(self.low) else 0.0 for r in range(roles))
+
+    def highs(self, roles: int) -> tuple[float, ...]:
+        """:attr:`high` for ``roles`` roles (1 where absent)."""
+        return tuple(self.high[r] if r < len(self.high) else 1.0 for r in range(roles))
+
+    def value(self, facts: frozenset[Term] | set[Term], goals: Sequence[float]) -> tuple[float, ...]:
+        """The scores (0..1, role order) of a state holding ``facts`` with goals ``goals`` (0..1, role
+        order): what the cut playout returns there (the C search computes the same)."""
+        roles = len(goals)
+        x = [self.goal_weight * g for g in goals]
+        for fact in facts:
+            for r, w in enumerate(self.weights.get(fact, ())):
+                x[r] += w
+        total = sum(x)
+        rel = [x[r] - (total - x[r]) / (roles - 1) if roles > 1 else x[r] for r in range(roles)]
+        low, high = self.lows(roles), self.highs(roles)
+        return tuple(low[r] + (high[r] - low[r]) * _logistic(self.scale * d) for r, d in enumerate(rel))
+
+
+def _logistic(x: float) -> float:
+    if x < -700.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
 class MctsTree(Protocol):
     """A search tree grown by the machine's own code with ``players/mcts.py``'s algorithm (decoupled UCT,
     UCB1 on goals scaled 0..1, unvisited moves first in seeded random order, the chance roles drawn
@@ -83,11 +132,13 @@ class MctsTreeFactory(Protocol):
     ``solver`` turns MCTS-Solver on (nodes where one role chooses are proven from their children's proofs);
     ``rave`` > 0 is RAVE's equivalence parameter k (all-moves-as-first means blended into UCB1; 0: off);
     ``decisive`` is the single playouts' lookahead: 1 plays a move that wins at once wherever a role has one,
-    2 also avoids a move after which an opponent has one (0: none)."""
+    2 also avoids a move after which an opponent has one (0: none); ``cutoff`` stops single playouts early and
+    scores them by a heuristic (:class:`PlayoutCutoff`; None: played to the end)."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
         max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
+        cutoff: PlayoutCutoff | None = None,
     ) -> MctsTree | None: ...
 
 

@@ -19,6 +19,11 @@
    reached a terminal state (tree path, then playout) are kept with the state they start from; in a game
    with one role and no chance they guarantee that goal, so the player follows them (ggp_mcts_line) while
    the search looks for better. Rerooting along the line's first move keeps the rest of it.
+   Playout cut-off (ggp_mcts_set_cutoff; issue 41, heuristics validated in the start clock): a single playout
+   that has run cut_depth joint moves past its leaf without ending stops there and each role r is scored
+   low_r + (high_r - low_r) / (1 + exp(-cut_scale * (x_r - mean of the other roles' x))), x_r = the sum of r's
+   weights over the fluents that hold + cut_goal * r's goal (0..1) in that state (one role: x_0 itself), and
+   low_r..high_r the range of r's goals (0..1) in the measured playouts.
 
    Sources (one job each), built into each game's library with the circuit runtime (see circuit.h, whose
    functions are the only way the search reaches a game): search_tree.c (the node store, rerooting and the
@@ -99,6 +104,9 @@ typedef struct {
   int64_t line_n, line_cap;
   double line_goal;
   uint64_t *line_root;
+  double *cut_w;     /* playout cut-off (ggp_mcts_set_cutoff): nr * nf fluent weights, then nr lows and nr highs; NULL: off */
+  int64_t cut_depth; /* a single playout stops after this many joint moves past the leaf */
+  double cut_goal, cut_scale; /* weight of a role's current goal (0..1); the logistic's slope */
 } mtree_t;
 
 /* ---- small helpers shared by the search's sources ---- */
@@ -172,6 +180,8 @@ GGP_LOCAL void single_playout(mtree_t *T, const uint64_t *packed);
 GGP_LOCAL void leaf_playouts(mtree_t *T, const uint64_t *packed);
 int32_t ggp_mcts_set_mast(mtree_t *T, double epsilon);
 int32_t ggp_mcts_set_rave(mtree_t *T, double k);
+int32_t ggp_mcts_set_cutoff(mtree_t *T, int64_t depth, const double *weights, double goal_weight, double scale,
+                            const double *low, const double *high);
 
 /* ---- decisive and anti-decisive playout moves (search_decisive.c) ---- */
 

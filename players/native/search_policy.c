@@ -50,6 +50,39 @@ GGP_LOCAL void rave_backup(mtree_t *T, int64_t depth) {
   T->un = 0;
 }
 
+/* Each role's goal (0..1) in lane 0's state of v, evaluated through phase A, into out (0 where none holds). */
+static void lane0_goals(const game_t *G, const uint64_t *v, double *out) {
+  for (int r = 0; r < G->nr; r++) {
+    int64_t value = 0;
+    for (int k = 0; k < G->ng; k++) {
+      if (G->goal_role[k] == r && (RD(goal, k) & 1)) { value = G->goal_value[k]; break; }
+    }
+    out[r] = (double)value / 100.0;
+  }
+}
+
+/* The playout cut-off's scores (see the comment on the tree) of lane 0's state of v, evaluated through
+   phase A, into T->g: the logistic of each role's value less the other roles' mean value, mapped onto the
+   role's range of goals (low..high). */
+static void cut_scores(mtree_t *T, const uint64_t *v) {
+  const game_t *G = T->G;
+  const int NF = G->nf, NR = G->nr;
+  double total = 0.0;
+  lane0_goals(G, v, T->sums);
+  for (int r = 0; r < NR; r++) {
+    double x = T->cut_goal * T->sums[r];
+    const double *w = T->cut_w + (int64_t)r * NF;
+    for (int f = 0; f < NF; f++) if (v[1 + f] & 1) x += w[f];
+    T->sums[r] = x;
+    total += x;
+  }
+  for (int r = 0; r < NR; r++) {
+    double rel = NR > 1 ? T->sums[r] - (total - T->sums[r]) / (double)(NR - 1) : T->sums[r];
+    const double low = T->cut_w[(int64_t)NR * NF + r], high = T->cut_w[(int64_t)NR * NF + NR + r];
+    T->g[r] = low + (high - low) / (1.0 + exp(-T->cut_scale * rel));
+  }
+}
+
 /* One random playout from a packed state in lane 0 only, as run_playouts plays one (its goals into
    T->g, scaled 0..1): with a single playout per leaf this skips run_playouts' per-lane bookkeeping and
    copies, which cost more than the circuit itself. */
@@ -63,10 +96,12 @@ GGP_LOCAL void single_playout(mtree_t *T, const uint64_t *packed) {
   T->tn = 0;
   T->pmn = 0;
   T->pl_terminal = 0;
+  int cut = 0;
   for (int64_t depth = 0;; depth++) {
     G->phase_a(G, v);
     T->pl_terminal = (int32_t)(RD(term, 0) & 1);
-    int fin = T->pl_terminal || depth >= T->max_depth;
+    cut = !T->pl_terminal && T->cut_w && depth >= T->cut_depth;
+    int fin = T->pl_terminal || cut || depth >= T->max_depth;
     if (!fin) G->lane0_legal(G, v, bits); /* a bit set: no branch per move (legality is unpredictable) */
     for (int r = 0; r < NR && !fin; r++) {
       const int32_t low = G->role_off[r], high = G->role_off[r + 1];
@@ -96,17 +131,13 @@ GGP_LOCAL void single_playout(mtree_t *T, const uint64_t *packed) {
     memcpy(v + 1, tmp, sizeof(uint64_t) * NF);
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 0;
   }
-  for (int r = 0; r < NR; r++) {
-    int64_t value = 0;
-    for (int k = 0; k < G->ng; k++) {
-      if (G->goal_role[k] == r && (RD(goal, k) & 1)) { value = G->goal_value[k]; break; }
-    }
-    T->g[r] = (double)value / 100.0;
-  }
+  if (cut) cut_scores(T, v);
+  else lane0_goals(G, v, T->g);
   for (int64_t i = 0; i < T->tn; i += 2) mast_add(T, T->trail[i], T->g[T->trail[i + 1]]);
 }
 
-/* The mean goals (0..1) of ppl random playouts from a packed state into T->g. */
+/* The mean goals (0..1) of ppl random playouts from a packed state into T->g (the cut-off applies to single
+   playouts only). */
 GGP_LOCAL void leaf_playouts(mtree_t *T, const uint64_t *packed) {
   const game_t *G = T->G;
   int64_t stats[5];
@@ -146,5 +177,27 @@ int32_t ggp_mcts_set_rave(mtree_t *T, double k) {
     T->played = NULL; T->unplay = NULL; T->rave_k = 0.0;
     return -1;
   }
+  return 0;
+}
+
+/* Sets the playout cut-off (see the comment on the tree): single playouts stop after `depth` joint moves past
+   the leaf and are scored by the evaluation of `weights` (nr * nf, role-major), `goal_weight` and `scale`,
+   role r's logistic mapped onto low[r]..high[r] (its goals' range, 0..1); all copied. depth < 0 turns it
+   off. 0, or -1 when out of memory (the cut-off is then off). */
+int32_t ggp_mcts_set_cutoff(mtree_t *T, int64_t depth, const double *weights, double goal_weight, double scale,
+                            const double *low, const double *high) {
+  const game_t *G = T->G;
+  const size_t nw = (size_t)G->nr * (size_t)G->nf;
+  free(T->cut_w);
+  T->cut_w = NULL;
+  if (depth < 0) return 0;
+  T->cut_w = malloc(sizeof(double) * (nw + 2 * (size_t)G->nr + 1));
+  if (!T->cut_w) return -1;
+  memcpy(T->cut_w, weights, sizeof(double) * nw);
+  memcpy(T->cut_w + nw, low, sizeof(double) * (size_t)G->nr);
+  memcpy(T->cut_w + nw + G->nr, high, sizeof(double) * (size_t)G->nr);
+  T->cut_depth = depth;
+  T->cut_goal = goal_weight;
+  T->cut_scale = scale;
   return 0;
 }

@@ -172,6 +172,7 @@ void ggp_mcts_free(mtree_t *T) {
   free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail); free(T->gmax);
   free(T->played); free(T->unplay); free(T->pmoves); free(T->line); free(T->line_root);
   free(T->nchoice); free(T->dv); free(T->dn); free(T->dlegal); free(T->dcand); free(T->dsingle);
+  free(T->cut_w);
   free(T);
 }
 

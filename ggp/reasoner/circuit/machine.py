@@ -42,14 +42,13 @@ from ggp.reasoner.circuit.evaluator import Evaluator, EvaluatorKind, pack_bits, 
 from ggp.reasoner.circuit.extract import ground_program
 from ggp.reasoner.circuit.native_tree import NativeTree
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
-from ggp.reasoner.playouts import TreeRootStatistics
+from ggp.reasoner.playouts import PlayoutCutoff, TreeRootStatistics
 from ggp.reasoner.wrappers import first_that_builds
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_NODES = 500_000
-"""Ground rules (facts not counted) beyond which a game is grounded again with its rule bodies split (what
-refuses a game is its :class:`~ggp.reasoner.circuit.budget.CompileBudget`)."""
+"""Ground rules (facts not counted) past which rule bodies are split (its budget refuses a game, not this)."""
 
 DEFAULT_MAX_DEPTH = 1000
 """Joint moves after which a random playout is cut (as ``ggp.reasoner.playouts`` and ``ggp bench`` do)."""
@@ -482,14 +481,13 @@ class CircuitStateMachine(StateInfoQueries):
     def mcts_tree(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
         max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
+        cutoff: PlayoutCutoff | None = None,
     ) -> CircuitMctsTree | None:
-        """An MCTS tree rooted at ``state`` and searched in C (the :class:`~ggp.reasoner.playouts.MctsTreeFactory`
-        hook), reserving at most :data:`TREE_MAX_BYTES`; None with the numpy evaluator. Playouts are cut
-        after :data:`DEFAULT_MAX_DEPTH` joint moves; with ``mast`` > 0 single playouts choose that share of
-        their moves by MAST (``ggp_mcts_set_mast``); with ``solver`` the tree proves what it can
-        (``ggp_mcts_set_solver``, MCTS-Solver); ``rave`` > 0 is RAVE's k (``ggp_mcts_set_rave``); ``decisive`` is
-        the single playouts' lookahead (``ggp_mcts_set_decisive``: 1 decisive moves, 2 anti-decisive ones too).
-        Raises :class:`ReasonerError` when out of memory."""
+        """An MCTS tree rooted at ``state`` searched in C (:class:`~ggp.reasoner.playouts.MctsTreeFactory`),
+        reserving at most :data:`TREE_MAX_BYTES`; None with numpy. Playouts end after :data:`DEFAULT_MAX_DEPTH`
+        joint moves. The options are the ``ggp_mcts_set_*`` of the C search: ``mast`` (share of MAST moves),
+        ``solver`` (MCTS-Solver), ``rave`` (RAVE's k), ``decisive`` (lookahead: 1 decisive moves, 2 anti-decisive
+        too), ``cutoff`` (cut playouts scored by its heuristic). ReasonerError when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
             return None
@@ -508,6 +506,8 @@ class CircuitStateMachine(StateInfoQueries):
             raise ValueError(f"decisive is the playouts' lookahead, 0, 1 or 2; found {decisive}")
         if decisive:
             tree.set_decisive(decisive)
+        if cutoff is not None:
+            tree.set_cutoff(cutoff)
         return CircuitMctsTree(self, tree)
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:

@@ -67,6 +67,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_set_solver.restype = None
     lib.ggp_mcts_set_decisive.argtypes = [_P, ctypes.c_int32]
     lib.ggp_mcts_set_decisive.restype = ctypes.c_int32
+    lib.ggp_mcts_set_cutoff.argtypes = [_P, _I64, _P, ctypes.c_double, ctypes.c_double, _P, _P]
+    lib.ggp_mcts_set_cutoff.restype = ctypes.c_int32
     lib.ggp_mcts_proven.argtypes = [_P, ctypes.c_int32, _P, _P, _P]
     lib.ggp_mcts_proven.restype = ctypes.c_int32
     lib.ggp_mcts_line.argtypes = [_P, _P]

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from ggp.errors import ReasonerError
 from ggp.reasoner.circuit.build import Circuit
+from ggp.reasoner.playouts import PlayoutCutoff
 
 
 class TreeHost(Protocol):
@@ -92,6 +93,29 @@ class NativeTree:
         opponent to choose has such a move). Raises :class:`ReasonerError` when out of memory."""
         if self._lib.ggp_mcts_set_decisive(self._tree, level) != 0:
             raise ReasonerError("out of memory for the decisive-move lookahead")
+
+    def set_cutoff(self, cutoff: PlayoutCutoff | None) -> None:
+        """Cut single playouts from now on by ``cutoff`` (``ggp_mcts_set_cutoff``; see :class:`PlayoutCutoff`),
+        its weights passed role-major, one per (role, fluent index); a fluent the circuit does not know can
+        never hold and is left out. None plays them to the end again. Raises :class:`ReasonerError` when out of
+        memory."""
+        if cutoff is None:
+            self._lib.ggp_mcts_set_cutoff(self._tree, -1, None, 0.0, 0.0, None, None)
+            return
+        fluents = self._evaluator.circuit.fluents
+        index = {fact: f for f, fact in enumerate(fluents)}
+        weights = (ctypes.c_double * max(1, self._roles * len(fluents)))()
+        for fact, row in cutoff.weights.items():
+            f = index.get(fact)
+            if f is None:
+                continue
+            for r, w in enumerate(row[:self._roles]):
+                weights[r * len(fluents) + f] = float(w)
+        low = (ctypes.c_double * self._roles)(*cutoff.lows(self._roles))
+        high = (ctypes.c_double * self._roles)(*cutoff.highs(self._roles))
+        if self._lib.ggp_mcts_set_cutoff(self._tree, max(0, cutoff.depth), weights, cutoff.goal_weight, cutoff.scale,
+                                         low, high) != 0:
+            raise ReasonerError("out of memory for the playout cut-off")
 
     def set_solver(self, on: bool) -> None:
         """Prove nodes from now on (``ggp_mcts_set_solver``, MCTS-Solver: a node where one role chooses is

@@ -59,9 +59,11 @@ def test_the_arena_results_table_is_the_committed_runs_row_for_row() -> None:
 
 
 def test_the_duel_tables_have_no_row_beside_the_committed_runs() -> None:
-    # The decisive-move duels, then the self-configuration's (issue 41): two tables of the same kind.
+    # The decisive-move duels, then the self-configuration's and the playout cut-off's (issue 41): three
+    # tables of the same kind.
     arena_duels = benchmark("arena_duels")
-    files = ("decisive_duels_2026-11-27.jsonl.gz", "selfconfig_duels_2026-11-28.jsonl.gz")
+    files = ("decisive_duels_2026-11-27.jsonl.gz", "selfconfig_duels_2026-11-28.jsonl.gz",
+             "cutoff_duels_2026-11-28.jsonl.gz")
     assert tables(PLAYERS, DUELS_HEADER) == [[arena_duels.row(duel) for duel in arena_duels.read_duels(DATA / name)]
                                             for name in files]
 
@@ -169,3 +171,28 @@ def test_the_strength_table_is_printed_from_the_committed_rows() -> None:
     printed = strength.markdown(strength.load_rows(DATA / "strength.jsonl")).splitlines()
     [rows] = tables(STRENGTH, STRENGTH_HEADER)
     assert rows == [line for line in printed if line.startswith("|") and not line.startswith(("| Game", "|---"))]
+
+
+def test_the_cut_off_figures_below_its_table_are_the_committed_runs() -> None:
+    duels = benchmark("arena_duels").read_duels(DATA / "cutoff_duels_2026-11-28.jsonl.gz")
+    cut, plain, off = ("mcts:iterations=1000,decisive=0,cutoff=8", "mcts:iterations=1000,decisive=0",
+                       "mcts:iterations=1000,decisive=0,cutoff=-1")
+    runs = [runs_at(duels, "checkersTiny.kif", seed) for seed in (0, 5000)]
+
+    def tally(pairs: list[tuple[dict[str, Any], int]]) -> str:
+        w = d = lost = 0
+        for result, entrant in pairs:
+            for game in result["games"]:
+                mine, theirs = game["goals"][game["seats"].index(entrant)], game["goals"][1 - game["seats"].index(entrant)]
+                w, d, lost = w + (mine > theirs), d + (mine == theirs), lost + (mine < theirs)
+        return f"{w} / {d} / {lost} over 100 games at equal iterations ({w + d / 2:.1f}%)" if w + d + lost == 100 \
+            else f"{w} / {d} / {lost} ({100 * (w + d / 2) / (w + d + lost):.1f}%)"
+
+    text = " ".join(PLAYERS.read_text(encoding="utf-8").split())
+    assert tally([(run[(cut, plain)], 0) for run in runs]) in text
+    null = tally([(run[(off, off)], 0) for run in runs]).replace(" over 100 games at equal iterations", "")
+    assert f"where identical players scored {null}" in text
+    breakthrough = runs_at(duels, "breakthrough.kif", 0)
+    shown = [points(breakthrough[(f"{plain},cutoff={k}", plain)], 0) for k in (2, 8, 32)]
+    assert (f"at K = 2, 8 and 32 the cut-off player scored {shown[0]:g}, {shown[1]:g} and {shown[2]:g} of 40 where "
+            f"identical players scored {points(breakthrough[(plain, plain)], 0):g}") in text
