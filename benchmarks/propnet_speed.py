@@ -19,8 +19,10 @@ corpus goes in pieces. ``table`` prints the Markdown table (set-up, playouts/s, 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -43,14 +45,22 @@ def corpus_games() -> list[str]:
 def run_json(command: list[str], limit: float) -> dict[str, Any]:
     """The last JSON line ``command`` prints within ``limit`` seconds, else ``{"error": why}``."""
     started = time.monotonic()
+    # A session of its own: at the limit the whole group goes (Sancho's script starts a JVM that outlived
+    # its parent when only the parent was killed, and kept 6 GB and a core).
+    process = subprocess.Popen(["taskset", "-c", CPU, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), start_new_session=True)
     try:
-        done = subprocess.run(["taskset", "-c", CPU, *command], capture_output=True, text=True, timeout=limit,
-                              cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        stdout, stderr = process.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         return {"error": f"did not finish within {limit:.0f} s"}
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # anything the command left behind
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if process.returncode != 0 or not lines:
+        tail = (stderr.strip().splitlines() or ["no output"])[-1]
         return {"error": tail[:300], "seconds": round(time.monotonic() - started, 1)}
     result: dict[str, Any] = json.loads(lines[-1])
     return result
