@@ -11,6 +11,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 
 from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from ggp.manager.runner import Deadlines, Seat
 
 PlayReply = Callable[[int], Awaitable[str | None]]
 """Given the 1-based PLAY count, the reply text, or ``None`` to drop the connection."""
@@ -76,3 +79,16 @@ class FakePlayer:
         app = web.Application()
         app.router.add_post("/", self.handle)
         return app
+
+
+FAST = Deadlines(start_s=0.5, play_s=0.3, stop_s=0.3, abort_s=0.3, connect_s=0.3)
+"""Short deadlines for matches against fake players on loopback."""
+
+ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
+"""pytest-aiohttp's ``aiohttp_server`` fixture."""
+
+
+async def seat_for(aiohttp_server: ServerFactory, player: FakePlayer, name: str) -> Seat:
+    """A remote seat for ``player``, served on loopback."""
+    server = await aiohttp_server(player.app())
+    return Seat(name, str(server.make_url("/")), "remote")

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from ggp.manager.runner import Deadlines
+from ggp.manager.runner import Deadlines, HttpTransport
 from ggp.manager.service import Manager
 from ggp.manager.store import Store
 from ggp.manager.wiring import ManagerSettings
@@ -22,3 +22,10 @@ async def manager() -> AsyncIterator[Manager]:
     yield manager
     await manager.close()
     store.close()
+
+
+@pytest.fixture
+async def transport() -> AsyncIterator[HttpTransport]:
+    """One HTTP transport for a test's matches against fake players."""
+    async with HttpTransport() as http:
+        yield http

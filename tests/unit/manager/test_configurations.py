@@ -4,38 +4,23 @@ nothing records nothing, and a garbage report never breaks a match."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from ggp.errors import InputError
 from ggp.gdl.parser import parse_kif
 from ggp.manager.records import MatchRecord, from_dict, to_dict
-from ggp.manager.runner import RANDOM_SEAT, Deadlines, HttpTransport, MatchConfig, PlayerReply, Seat, run_match
+from ggp.manager.runner import RANDOM_SEAT, HttpTransport, MatchConfig, PlayerReply, Seat, run_match
 from ggp.manager.store import Store
 from ggp.player import MAX_CONFIGURATION_CHARS
 from ggp.protocol.messages import CONFIGURATION_HEADER
-from tests.helpers.fake_players import FakePlayer, constant
+from tests.helpers.fake_players import FAST, FakePlayer, ServerFactory, constant, seat_for
 from tests.helpers.manager_machines import COUNTER_KIF, CounterMachine
 
-FAST = Deadlines(start_s=0.5, play_s=0.3, stop_s=0.3, abort_s=0.3, connect_s=0.3)
-ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
 CHOICE = "decisive=2, no NMCS (not a puzzle): a move wins at once in 28% of 174 sampled decisions"
-
-
-@pytest.fixture
-async def transport() -> AsyncIterator[HttpTransport]:
-    async with HttpTransport() as http:
-        yield http
-
-
-async def seat_for(aiohttp_server: ServerFactory, player: FakePlayer, name: str) -> Seat:
-    server = await aiohttp_server(player.app())
-    return Seat(name, str(server.make_url("/")), "remote")
 
 
 def config(seats: tuple[Seat, ...], match_id: str = "m1") -> MatchConfig:

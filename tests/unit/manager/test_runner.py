@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from ggp.errors import InputError
 from ggp.gdl.parser import parse_kif
@@ -24,22 +22,8 @@ from ggp.manager.runner import (
     run_match,
 )
 from ggp.reasoner.machine import Move, Role, State
-from tests.helpers.fake_players import FakePlayer, constant, dropping, late
+from tests.helpers.fake_players import FAST, FakePlayer, ServerFactory, constant, dropping, late, seat_for
 from tests.helpers.manager_machines import COUNTER_KIF, NIM_KIF, CounterMachine, NimMachine
-
-FAST = Deadlines(start_s=0.5, play_s=0.3, stop_s=0.3, abort_s=0.3, connect_s=0.3)
-ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
-
-
-@pytest.fixture
-async def transport() -> AsyncIterator[HttpTransport]:
-    async with HttpTransport() as http:
-        yield http
-
-
-async def seat_for(aiohttp_server: ServerFactory, player: FakePlayer, name: str) -> Seat:
-    server = await aiohttp_server(player.app())
-    return Seat(name, str(server.make_url("/")), "remote")
 
 
 def config(seats: tuple[Seat, ...], kif: str = COUNTER_KIF, **extra: object) -> MatchConfig:
