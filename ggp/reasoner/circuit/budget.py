@@ -82,9 +82,18 @@ class BudgetMeter:
 
     def step(self, where: str) -> None:
         """Count one unit of work (a ground rule, a component); look at the budget every :data:`CHECK_EVERY`."""
+        if self.due():
+            self.check_due(where)
+
+    def check_due(self, where: str) -> None:
+        """:meth:`check` after :meth:`due` said so: resident memory only every :data:`MEMORY_EVERY`-th time."""
+        self.check(where, memory=self._steps % (CHECK_EVERY * MEMORY_EVERY) == 0)
+
+    def due(self) -> bool:
+        """Count one unit of work; True every :data:`CHECK_EVERY`-th, when the caller should call :meth:`step`'s
+        check (for a caller whose ``where`` costs something to write, such as the grounding's rule count)."""
         self._steps += 1
-        if self._steps % CHECK_EVERY == 0:
-            self.check(where, memory=self._steps % (CHECK_EVERY * MEMORY_EVERY) == 0)
+        return self._steps % CHECK_EVERY == 0
 
     def check(self, where: str, memory: bool = True) -> None:
         """Raise :class:`CompileBudgetError` when the compile has spent more than its budget (CPU time, and

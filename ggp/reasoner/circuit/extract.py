@@ -81,10 +81,11 @@ class _Observer:
         if self._max_rules is not None and self._counted > self._max_rules:
             self._fail(CircuitTooLargeError(
                 f"{self._file}: the ground program has more than {self._max_rules:,} rules (the node limit)"))
-        try:
-            self._meter.step(f"while grounding, at {len(self.rules):,} ground rules")
-        except CircuitError as exc:
-            self._fail(exc)
+        if self._meter.due():  # the message is written only when the clock is read
+            try:
+                self._meter.check_due(f"while grounding, at {len(self.rules):,} ground rules")
+            except CircuitError as exc:
+                self._fail(exc)
 
     def _fail(self, error: CircuitError) -> NoReturn:
         self.error = error
