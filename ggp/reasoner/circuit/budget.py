@@ -19,6 +19,7 @@ ggp.reasoner.circuit.errors.CompileBudgetError: game.kif: ... budget of 0 s of C
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import time
@@ -46,6 +47,11 @@ MEMORY_EVERY = 16
 """Looks at the CPU clock between two at the resident memory (reading ``/proc``: tens of microseconds)."""
 
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / (1 << 20) if hasattr(os, "sysconf") else 4096 / (1 << 20)
+
+
+def _tenths_up(figure: float) -> float:
+    """``figure`` rounded up to a tenth, so that a figure over the budget never reads as equal to it."""
+    return math.ceil(figure * 10) / 10
 
 
 def resident_mb() -> float:
@@ -102,14 +108,14 @@ class BudgetMeter:
         if spent > self.budget.cpu_seconds:
             raise CompileBudgetError(
                 f"{self.file}: compiling the circuit exceeded its budget of {self.budget.cpu_seconds:g} s of CPU "
-                f"({spent:.1f} s spent, {where})")
+                f"({_tenths_up(spent):.1f} s spent, {where})")
         if not memory:
             return
         grown = resident_mb() - self._rss_start
         if grown > self.budget.memory_mb:
             raise CompileBudgetError(
                 f"{self.file}: compiling the circuit exceeded its budget of {self.budget.memory_mb} MB of memory "
-                f"({grown:,.1f} MB more than at its start, {where})")
+                f"({_tenths_up(grown):,.1f} MB more than at its start, {where})")
 
     def exceeded(self, kind: str, where: str) -> CompileBudgetError:
         """The error for a child process the kernel stopped at the budget (``kind``: ``cpu`` or ``memory``);
