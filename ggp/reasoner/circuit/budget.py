@@ -14,7 +14,7 @@ The probes in child processes are also held to the budget by the kernel (``RLIMI
 >>> meter.check("while building")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ggp.reasoner.circuit.errors.CompileBudgetError: game.kif: ... budget of 0 s of CPU (0.0 s spent, while building)
+ggp.reasoner.circuit.errors.CompileBudgetError: game.kif: ... budget of 0 s of CPU (0.1 s spent, while building)
 """
 
 from __future__ import annotations
