@@ -39,6 +39,7 @@ import clingo
 from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Rule, Term
 from ggp.reasoner.asp import encode_name, relaxed_rule, rules_to_asp, symbol_to_term
+from ggp.reasoner.decompose import decompose_rules
 from ggp.reasoner.isolation import IsolationError, Report, grounding_error, run_isolated
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
 from ggp.reasoner.relations import relations_needed
@@ -75,12 +76,18 @@ def domain_program(description: Description) -> str:
     relations used only by ``goal`` or ``terminal`` (often recursive counts or paths), or only under
     negation, cannot add a fluent or a move, and without negation their relaxed extension can be far
     larger than anything a real state reaches.
+
+    The kept rules are split by variable elimination (:func:`~ggp.reasoner.decompose.decompose_rules`):
+    the least model is the same on the game's relations, but no rule joins literals that share no
+    variable outside the head. Chess (Fawcett's ``chess.kif``) joins its 7,622 relaxed moves with every
+    relaxed cell and the king's square in its frame and check-blocking rules; split, its domain grounds in
+    4.7 s instead of 22.6 s (racer: from more than 10 s to about 1 s).
     """
     relaxed_all = tuple(relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules)
     # Needed through the relaxed bodies: a relation used only under negation (chess's 8-argument
     # threatened_with_capture) cannot add a fluent or a move either.
     needed = relations_needed(Description(relaxed_all), frozenset({"init", "next", "legal"}))
-    relaxed = [rule for rule in relaxed_all if rule.head.name in needed]
+    relaxed = decompose_rules(rule for rule in relaxed_all if rule.head.name in needed)
     rtrue, rdoes = encode_name(_RELAXED_TRUE), encode_name(_RELAXED_DOES)
     return "\n".join(
         [

@@ -108,9 +108,10 @@ def ground_program(
     """Ground the game's main program once and return it as plain data.
 
     The rules are grounded as written; when that makes more than ``max_rules`` ground rules (facts not
-    counted), they are grounded again as :func:`split_rules` rewrites them (the same relations, joined a few
-    variables at a time, general relations asked with constants specialised; hex's 746,000 ground rules
-    become 94,000, chineseCheckers3's 1.1 million 36,000), however many rules that makes. Games
+    counted), they are grounded again, over the same fluent and move domains, as :func:`split_rules`
+    rewrites them (the same relations, joined a few variables at a time, general relations asked with
+    constants specialised; hex's 746,000 ground rules become 94,000, chineseCheckers3's 1.1 million
+    36,000), however many rules that makes. Games
     that fit as written keep exactly their circuit (splitting can also cost a few gates: each new relation is a
     node the builder does not inline).
 
@@ -119,13 +120,14 @@ def ground_program(
     and :class:`ReasonerError` when grounding exceeds ``limits``.
     """
     meter = meter or BudgetMeter(DEFAULT_BUDGET, description.file)
+    domains = _domain(description, limits, meter)
     try:
-        return _ground_program(description, limits, max_rules, meter)
-    except CircuitTooLargeError:
+        return _ground_program(description, domains, max_rules, meter)
+    except CircuitTooLargeError as exc:
+        reason = str(exc).split(": ", 1)[-1]
         split = replace(description, rules=split_rules(description.rules))
-        program = _ground_program(split, limits, None, meter)
-    log.info("%s: over %s ground rules as written; %s with the rule bodies split", description.file,
-             f"{max_rules:,}", f"{len(program.rules):,}")
+        program = _ground_program(split, domains, None, meter)
+    log.info("%s: %s; %s ground rules with the rule bodies split", description.file, reason, f"{len(program.rules):,}")
     return program
 
 
@@ -155,9 +157,9 @@ def split_rules(rules: Sequence[Rule]) -> tuple[Rule, ...]:
 
 
 def _ground_program(
-    description: Description, limits: GroundingLimits, max_rules: int | None, meter: BudgetMeter,
+    description: Description, domains: tuple[list[str], list[str]], max_rules: int | None, meter: BudgetMeter,
 ) -> GroundProgram:
-    fluents, moves = _domain(description, limits, meter)
+    fluents, moves = domains
     ctl = clingo.Control(["--warn=none"], logger=_clingo_logger)
     observer = _Observer(max_rules, description.file, meter)
     ctl.register_observer(observer)  # type: ignore[arg-type]  # duck-typed, as clingo documents
