@@ -73,6 +73,7 @@ class BudgetMeter:
         self._rss_start = resident_mb()
         self._charged = 0.0
         self._steps = 0
+        self._checks = 0
 
     def cpu_seconds(self) -> float:
         """CPU seconds spent so far: this thread's since the start, plus what :meth:`charge` added."""
@@ -87,19 +88,17 @@ class BudgetMeter:
         self._charged += cpu_seconds
 
     def step(self, where: str) -> None:
-        """Count one unit of work (a ground rule, a component); look at the budget every :data:`CHECK_EVERY`."""
-        if self.due():
+        """Count one unit of work (a component, a statement); look at the budget every :data:`CHECK_EVERY`."""
+        self._steps += 1
+        if self._steps % CHECK_EVERY == 0:
             self.check_due(where)
 
     def check_due(self, where: str) -> None:
-        """:meth:`check` after :meth:`due` said so: resident memory only every :data:`MEMORY_EVERY`-th time."""
-        self.check(where, memory=self._steps % (CHECK_EVERY * MEMORY_EVERY) == 0)
-
-    def due(self) -> bool:
-        """Count one unit of work; True every :data:`CHECK_EVERY`-th, when the caller should call :meth:`step`'s
-        check (for a caller whose ``where`` costs something to write, such as the grounding's rule count)."""
-        self._steps += 1
-        return self._steps % CHECK_EVERY == 0
+        """:meth:`check`, called every :data:`CHECK_EVERY` units of work (by :meth:`step`, or by a caller that
+        counts its own, such as the grounding's observer, whose ``where`` costs something to write):
+        resident memory only every :data:`MEMORY_EVERY`-th time."""
+        self._checks += 1
+        self.check(where, memory=self._checks % MEMORY_EVERY == 0)
 
     def check(self, where: str, memory: bool = True) -> None:
         """Raise :class:`CompileBudgetError` when the compile has spent more than its budget (CPU time, and

@@ -103,9 +103,11 @@ class Circuit:
         return len(statements), sum(len(b) for s in statements for t in s.terms for b in t)
 
 
-def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]]) -> list[list[int]]:
-    """Strongly connected components of the atom dependency graph, dependencies first."""
-    return strongly_connected_components(nodes, lambda atom: {abs(lit) for b in deps.get(atom, ()) for lit in b})
+def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]], decided: dict[int, bool]) -> list[list[int]]:
+    """Strongly connected components of the atom dependency graph, dependencies first; atoms already
+    ``decided`` are not visited (a fact is a leaf that only costs the traversal time)."""
+    return strongly_connected_components(
+        nodes, lambda atom: {abs(lit) for b in deps.get(atom, ()) for lit in b if abs(lit) not in decided})
 
 
 def _simplify(bodies: Iterable[Body], const: dict[int, bool]) -> list[Body] | bool:
@@ -194,11 +196,16 @@ class _Builder:
         const: dict[int, bool] = {TRUE_ATOM: True}
         for atom in self.dead_does:
             const[atom] = False
+        # Facts first: true whatever else defines them (gt_two_thirds_4p has 1.1 million of 1.5 million rules).
+        facts = [atom for atom, bodies in self.defs.items() if any(not body for body in bodies)]
+        for atom in facts:
+            const[atom] = True
+            del self.defs[atom]
         inputs = set(self.input_slot)
         atoms = set(self.defs) | {abs(lit) for bodies in self.defs.values() for b in bodies for lit in b}
         atoms |= {atom for _, _, atom in program.outputs}
         atoms -= inputs | set(const)
-        order = _sccs(sorted(atoms), self.defs)
+        order = _sccs(sorted(atoms), self.defs, const)
         recursive: set[int] = set()
         for component in order:
             self.meter.step("while simplifying the ground rules")

@@ -9,6 +9,7 @@ grounding as atom ``0``, which is kept as the fact marker :data:`TRUE_ATOM`.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NoReturn
@@ -17,7 +18,7 @@ import clingo
 
 from ggp.gdl.terms import KEYWORDS, Description, Rule, Term
 from ggp.reasoner.asp import symbol_to_term
-from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter
+from ggp.reasoner.circuit.budget import CHECK_EVERY, DEFAULT_BUDGET, BudgetMeter
 from ggp.reasoner.circuit.errors import CircuitError, CircuitTooLargeError, CompileBudgetError
 from ggp.reasoner.clingo_machine import _isolated_domain, compute_domain, main_program
 from ggp.reasoner.decompose import decompose_rules
@@ -68,6 +69,7 @@ class _Observer:
         self.outputs: list[tuple[clingo.Symbol, int]] = []
         self.error: CircuitError | None = None
         self._max_rules = max_rules
+        self._limit = sys.maxsize if max_rules is None else max_rules
         self._counted = 0
         self._file = file
         self._meter = meter
@@ -75,15 +77,16 @@ class _Observer:
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
         if choice or len(head) != 1:
             self._fail(CircuitError(f"{self._file}: the ground program has a rule a circuit cannot express"))
-        self.rules.append((head[0], tuple(body)))
+        rules = self.rules
+        rules.append((head[0], tuple(body)))
         if body:
             self._counted += 1
-        if self._max_rules is not None and self._counted > self._max_rules:
-            self._fail(CircuitTooLargeError(
-                f"{self._file}: the ground program has more than {self._max_rules:,} rules (the node limit)"))
-        if self._meter.due():  # the message is written only when the clock is read
+            if self._counted > self._limit:
+                self._fail(CircuitTooLargeError(
+                    f"{self._file}: the ground program has more than {self._max_rules:,} rules (the node limit)"))
+        if len(rules) % CHECK_EVERY == 0:  # this callback is the grounding's hottest path: no call unless due
             try:
-                self._meter.check_due(f"while grounding, at {len(self.rules):,} ground rules")
+                self._meter.check_due(f"while grounding, at {len(rules):,} ground rules")
             except CircuitError as exc:
                 self._fail(exc)
 
