@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from ggp.errors import NotStratifiedError
 from ggp.gdl.terms import Term
 from ggp.graphs import reachable, strongly_connected_components
-from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter
+from ggp.reasoner.circuit.budget import CHECK_EVERY, DEFAULT_BUDGET, BudgetMeter
 from ggp.reasoner.circuit.extract import TRUE_ATOM, CircuitError, GroundProgram
 
 log = logging.getLogger(__name__)
@@ -103,11 +103,18 @@ class Circuit:
         return len(statements), sum(len(b) for s in statements for t in s.terms for b in t)
 
 
-def _sccs(nodes: Iterable[int], deps: dict[int, list[Body]], decided: dict[int, bool]) -> list[list[int]]:
+def _sccs(
+    nodes: Iterable[int], deps: dict[int, list[Body]], decided: dict[int, bool], meter: BudgetMeter,
+) -> list[list[int]]:
     """Strongly connected components of the atom dependency graph, dependencies first; atoms already
-    ``decided`` are not visited (a fact is a leaf that only costs the traversal time)."""
-    return strongly_connected_components(
-        nodes, lambda atom: {abs(lit) for b in deps.get(atom, ()) for lit in b if abs(lit) not in decided})
+    ``decided`` are not visited (a fact is a leaf that only costs the traversal time). Each atom visited is
+    a step of ``meter`` (over a million atoms take seconds: the budget is looked at meanwhile)."""
+
+    def successors(atom: int) -> set[int]:
+        meter.step("while ordering the ground rules")
+        return {abs(lit) for b in deps.get(atom, ()) for lit in b if abs(lit) not in decided}
+
+    return strongly_connected_components(nodes, successors)
 
 
 def _simplify(bodies: Iterable[Body], const: dict[int, bool]) -> list[Body] | bool:
@@ -185,7 +192,9 @@ class _Builder:
             else:
                 self.dead_does.add(atom)  # a "role" that never plays: never true
         self.defs: dict[int, list[Body]] = defaultdict(list)
-        for head, body in program.rules:
+        for index, (head, body) in enumerate(program.rules):
+            if not index % CHECK_EVERY:
+                meter.check_due("while reading the ground rules")
             if head in self.input_slot:
                 raise CircuitError(f"{file}: a rule defines an input atom")
             self.defs[head].append(body)
@@ -205,7 +214,7 @@ class _Builder:
         atoms = set(self.defs) | {abs(lit) for bodies in self.defs.values() for b in bodies for lit in b}
         atoms |= {atom for _, _, atom in program.outputs}
         atoms -= inputs | set(const)
-        order = _sccs(sorted(atoms), self.defs, const)
+        order = _sccs(sorted(atoms), self.defs, const, self.meter)
         recursive: set[int] = set()
         for component in order:
             self.meter.step("while simplifying the ground rules")
