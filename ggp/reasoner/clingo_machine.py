@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import clingo
@@ -160,12 +160,14 @@ def main_program(
 
 def _probe(
     description: Description, limits: GroundingLimits, main: bool, report: Report,
-) -> tuple[list[str], list[str]]:
-    """Child process: ground both phases, or the domain only (reporting each as it starts), and return the domains."""
+) -> tuple[list[str], list[str], float]:
+    """Child process: ground both phases, or the domain only (reporting each as it starts), and return the
+    domains with the CPU seconds this work took (imports not counted)."""
+    started = time.process_time()
     report("domain")
     fluents, moves = compute_domain(description, limits.max_atoms)
     if not main:
-        return fluents, moves
+        return fluents, moves, time.process_time() - started
     report("main")
     ctl = _new_control()
     ctl.add("base", [], main_program(description, fluents, moves))
@@ -174,21 +176,23 @@ def _probe(
         raise ReasonerError(
             f"{description.file}: grounding phase 'main' made {count:,} atoms, more than the limit of {limits.max_atoms:,}"
         )
-    return fluents, moves
+    return fluents, moves, time.process_time() - started
 
 
 def _isolated_domain(
     description: Description, limits: GroundingLimits, cpu_seconds: float | None = None, main: bool = True,
+    charge: Callable[[float], None] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Run :func:`_probe` in an isolated child; return the domains or raise a ReasonerError naming the phase.
 
     With ``cpu_seconds`` (a compiler's budget, :mod:`ggp.reasoner.circuit.budget`) the child is also held
     to that much CPU time, and an :class:`IsolationError` of kind ``cpu`` or ``memory`` is the caller's
     to word (the caller names its budget). ``main=False`` grounds the domain phase only (the caller
-    watches its own main grounding)."""
+    watches its own main grounding). ``charge`` is given the CPU seconds the child's work took (a compiler's
+    budget counts them)."""
     phase = ["start"]
     try:
-        fluents, moves = run_isolated(
+        fluents, moves, spent = run_isolated(
             _probe, (description, limits, main), seconds=limits.seconds, memory_mb=limits.memory_mb,
             on_report=lambda reached: phase.__setitem__(0, str(reached)), cpu_seconds=cpu_seconds,
         )
@@ -196,6 +200,8 @@ def _isolated_domain(
         if cpu_seconds is not None and (exc.kind == "cpu" or "memory limit" in exc.detail):
             raise IsolationError("cpu" if exc.kind == "cpu" else "memory", f"grounding phase '{phase[0]}'") from None
         raise grounding_error(description.file, phase[0], exc, limits.seconds, limits.memory_mb) from None
+    if charge is not None:
+        charge(spent)
     return list(fluents), list(moves)
 
 

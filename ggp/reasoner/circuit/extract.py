@@ -137,14 +137,18 @@ def ground_program(
 def _domain(description: Description, limits: GroundingLimits, meter: BudgetMeter) -> tuple[list[str], list[str]]:
     """The fluent and move domains; with ``limits.isolate``, from a child process held to the budget (the
     domain phase is where a grounding that would not end is found, in C; the main grounding that follows
-    here hands over its rules one by one, so the meter stops it)."""
+    here hands over its rules one by one, so the meter stops it). The child's CPU time is charged to
+    ``meter``: the budget counts the whole compile."""
     if not limits.isolate:
         return compute_domain(description, limits.max_atoms)
     probe_limits = replace(limits, memory_mb=min(limits.memory_mb, meter.budget.memory_mb))
     try:
-        return _isolated_domain(description, probe_limits, cpu_seconds=max(1.0, meter.cpu_left()), main=False)
+        domains = _isolated_domain(description, probe_limits, cpu_seconds=max(1.0, meter.cpu_left()), main=False,
+                                   charge=meter.charge)
     except IsolationError as exc:
         raise meter.exceeded(exc.kind, f"the {exc.detail} of its child process") from None
+    meter.check("after the domain phase", memory=False)
+    return domains
 
 
 def split_rules(rules: Sequence[Rule]) -> tuple[Rule, ...]:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import pytest
 
 from ggp.files import load_kif
 from ggp.gdl.parser import parse_kif
 from ggp.reasoner.circuit import CircuitStateMachine, make_fast_machine
-from ggp.reasoner.circuit.budget import CompileBudget
+from ggp.reasoner.circuit.budget import BudgetMeter, CompileBudget
 from ggp.reasoner.circuit.errors import CompileBudgetError
+from ggp.reasoner.circuit.extract import ground_program
+from ggp.reasoner.clingo_machine import _isolated_domain
 from ggp.reasoner.machine import GroundingLimits
 from tests.conftest import KIF_DIR
 from tests.unit.reasoner.circuit_support import LOCAL
@@ -73,3 +76,25 @@ def test_the_fast_machine_goes_on_with_another_engine_when_the_budget_is_exceede
     assert not isinstance(machine, CircuitStateMachine)
     assert "exceeded its budget of 0.001 s of CPU" in caplog.text
     assert machine.legal_moves(machine.initial_state(), machine.roles[0])
+
+
+CUBE = f"""
+(role a) (init s) {NUMBERS}
+(<= (p ?a ?b ?c) (n ?a) (n ?b) (n ?c))
+(<= (legal a (m ?a)) (true s) (p ?a ?b ?c))
+(<= (next s) (does a (m 0)))
+(goal a 100) (<= terminal (not (true s)))
+"""
+"""40^3 = 64,000 atoms of ``p`` in the domain phase: work the child does that the budget must count."""
+
+
+def test_the_domain_probes_cpu_counts_against_the_compiles_budget() -> None:
+    game = parse_kif(CUBE, "cube.kif")
+    spent: list[float] = []
+    _isolated_domain(game, GroundingLimits(), cpu_seconds=60, main=False, charge=spent.append)
+    assert len(spent) == 1 and 0 < spent[0] < 60
+    meter = BudgetMeter(CompileBudget(), "cube.kif")
+    before = time.thread_time()
+    ground_program(game, GroundingLimits(), 10**6, meter)
+    charged = meter.cpu_seconds() - (time.thread_time() - before)  # what the meter counts beyond this thread
+    assert charged > 0.5 * spent[0], (charged, spent)
