@@ -10,7 +10,7 @@ against our seat. Results go to a JSON-lines file as each match ends, so a run r
 stopped (``--fresh`` starts over).
 
 Usage: python benchmarks/strength_ggp_base.py [--matches 10] [--playclock 5] [--startclock 30]
-           [--players mcts alphabeta] [--games ticTacToe connectFour ...] [--table]
+           [--players mcts alphabeta] [--games ticTacToe connectFour ...] [--out FILE] [--table]
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import argparse
 import json
 from contextlib import ExitStack
 from functools import partial
+from pathlib import Path
 from typing import cast
 
 from ggp_base_host import CORPUS, PEER, ROOT, our_player, play_match, roles_of, serving
@@ -26,6 +27,7 @@ from ggp_base_host import CORPUS, PEER, ROOT, our_player, play_match, roles_of, 
 from ggp.evaluation.stats import wilson
 
 RESULTS = ROOT / "benchmarks" / "results" / "strength_ggp_base.jsonl"
+"""Where a run appends its rows unless ``--out`` names another file."""
 GAMES = {
     "ticTacToe": ROOT / "kif" / "ticTacToe" / "ticTacToe.kif",
     "connectFour": ROOT / "kif" / "connectFour" / "connectFour.kif",
@@ -33,8 +35,13 @@ GAMES = {
     "checkers": CORPUS / "checkers.kif",
     "connectFourSimultaneous": CORPUS / "connectFourSimultaneous.kif",
     "chineseCheckers3": CORPUS / "chineseCheckers3.kif",
+    "hex": CORPUS / "hex.kif",
+    "cylinder-checkers": CORPUS / "cylinder-checkers.kif",
+    "skirmish": CORPUS / "skirmish.kif",
 }
-"""The issue's games: three turn-taking classics, checkers, a simultaneous-move game, a 3-player game."""
+"""Three turn-taking classics, checkers, a simultaneous-move game, a 3-player game; and the large games
+whose circuit takes seconds to build (hex and skirmish split, the largest checkers the budget compiles:
+issue 42's item 4), where our player starts on the standby engine."""
 
 
 def outcome(goals: list[int], seat: int) -> str:
@@ -44,11 +51,11 @@ def outcome(goals: list[int], seat: int) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    if args.fresh and RESULTS.exists():
-        RESULTS.unlink()
-    done = {(r["game"], r["player"], r["playclock"], r["index"]) for r in read_results()}
-    logs = RESULTS.parent / "strength_ggp_base_logs"
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if args.fresh and args.out.exists():
+        args.out.unlink()
+    done = {(r["game"], r["player"], r["playclock"], r["index"]) for r in read_results(args.out)}
+    logs = RESULTS.parent / "strength_ggp_base_logs"  # beside the default results file: never committed
     logs.mkdir(exist_ok=True)
     for game in args.games:
         kif = GAMES[game]
@@ -79,20 +86,20 @@ def record(game: str, spec: str, index: int, seat: int, match: dict[str, object]
         steps = cast(list[list[str]], match.get("errors", []))
         row |= {"goals": goals, "result": outcome(goals, seat), "our_errors": [s[seat] for s in steps if s[seat]],
                 "steps": len(cast(list[object], match.get("moves", [])))}
-    with RESULTS.open("a") as out:
+    with args.out.open("a") as out:
         out.write(json.dumps(row) + "\n")
     print(json.dumps(row), flush=True)
 
 
-def read_results() -> list[dict[str, object]]:
-    if not RESULTS.exists():
+def read_results(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
         return []
-    return [json.loads(line) for line in RESULTS.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def table() -> None:
+def table(path: Path) -> None:
     rows: dict[tuple[str, str, int], list[dict[str, object]]] = {}
-    for row in read_results():
+    for row in read_results(path):
         rows.setdefault((str(row["game"]), str(row["player"]), cast(int, row["playclock"])), []).append(row)
     print("| Game | Ours | Play clock | Matches | W / D / L | Won of decided | 95% CI | Our TO/IL/CE | >= 90% |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -120,12 +127,14 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--table", action="store_true", help="only print the table of the results so far")
+    parser.add_argument("--out", help=f"results file (default {RESULTS.relative_to(ROOT)})")
     args = parser.parse_args()
+    args.out = Path(args.out).resolve() if args.out else RESULTS
     if not PEER.is_file():
         raise SystemExit(f"ggp-base is not at {PEER} (../shared/peer)")
     if not args.table:
         run(args)
-    table()
+    table(args.out)
 
 
 if __name__ == "__main__":
