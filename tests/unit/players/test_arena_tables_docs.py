@@ -10,6 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 from tests.helpers.benchmarks import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -196,3 +198,16 @@ def test_the_cut_off_figures_below_its_table_are_the_committed_runs() -> None:
     shown = [points(breakthrough[(f"{plain},cutoff={k}", plain)], 0) for k in (2, 8, 32)]
     assert (f"at K = 2, 8 and 32 the cut-off player scored {shown[0]:g}, {shown[1]:g} and {shown[2]:g} of 40 where "
             f"identical players scored {points(breakthrough[(plain, plain)], 0):g}") in text
+
+
+def test_the_large_games_table_against_ggp_base_is_printed_from_the_committed_rows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # it imports its sibling ggp_base_host
+    benchmark("strength_ggp_base").table(DATA / "strength_ggp_base_2026-11-28_large.jsonl")
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    assert len(printed) == 5  # header, rule, hex, cylinder-checkers, skirmish
+    text = STRENGTH.read_text(encoding="utf-8")
+    start = text.index("### Fifth run: the large games on their compiled form")
+    section = text[start:text.index("\n## ", start)]
+    assert [line for line in section.splitlines() if line.startswith("|")] == printed
