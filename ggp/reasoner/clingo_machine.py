@@ -69,7 +69,7 @@ def _new_control() -> clingo.Control:
     return clingo.Control(["--warn=none"], logger=_clingo_logger)
 
 
-def domain_program(description: Description) -> str:
+def domain_program(description: Description, split: bool = True) -> str:
     """The relaxed program whose least model over-approximates the fluent and move domains.
 
     Only the rules that ``init``, ``next`` and ``legal`` depend on through positive literals are kept:
@@ -81,13 +81,15 @@ def domain_program(description: Description) -> str:
     the least model is the same on the game's relations, but no rule joins literals that share no
     variable outside the head. Chess (Fawcett's ``chess.kif``) joins its 7,622 relaxed moves with every
     relaxed cell and the king's square in its frame and check-blocking rules; split, its domain grounds in
-    4.7 s instead of 22.6 s (racer: from more than 10 s to about 1 s).
+    4.7 s instead of 22.6 s (racer: from more than 40 s to 0.3 s; ``benchmarks/domain_split.py`` compares
+    both ways on the corpus). ``split=False`` gives the rules as written (the comparison's other side).
     """
     relaxed_all = tuple(relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules)
     # Needed through the relaxed bodies: a relation used only under negation (chess's 8-argument
     # threatened_with_capture) cannot add a fluent or a move either.
     needed = relations_needed(Description(relaxed_all), frozenset({"init", "next", "legal"}))
-    relaxed = decompose_rules(rule for rule in relaxed_all if rule.head.name in needed)
+    kept = [rule for rule in relaxed_all if rule.head.name in needed]
+    relaxed = decompose_rules(kept) if split else kept
     rtrue, rdoes = encode_name(_RELAXED_TRUE), encode_name(_RELAXED_DOES)
     return "\n".join(
         [
