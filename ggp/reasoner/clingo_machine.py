@@ -81,7 +81,7 @@ def domain_program(description: Description, split: bool = True) -> str:
     the least model is the same on the game's relations, but no rule joins literals that share no
     variable outside the head. Chess (Fawcett's ``chess.kif``) joins its 7,622 relaxed moves with every
     relaxed cell and the king's square in its frame and check-blocking rules; split, its domain grounds in
-    4.7 s instead of 22.6 s (racer: from more than 40 s to 0.3 s; ``benchmarks/domain_split.py`` compares
+    4.6 s instead of 21.1 s (racer: from more than 40 s to 0.5 s; ``benchmarks/domain_split.py`` compares
     both ways on the corpus). ``split=False`` gives the rules as written (the comparison's other side).
     """
     relaxed_all = tuple(relaxed_rule(rule, _RELAXED_TRUE, _RELAXED_DOES) for rule in description.rules)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import clingo
@@ -15,6 +16,9 @@ from ggp.reasoner.clingo_machine import compute_domain, domain_program
 from ggp.reasoner.domains import isolated_possible_fluents, possible_fluents
 from tests.conftest import CORPUS, KIF_DIR, kif_games, needs_shared
 from tests.helpers.gdl_corpus import parsed
+
+ROOT = Path(__file__).resolve().parents[3]
+DOMAIN_SPLIT = ROOT / "benchmarks" / "data" / "domain_split_2026-11-28.jsonl"
 
 SPARSE = """
 (role a) (index 1) (index 2) (index 3)
@@ -109,3 +113,18 @@ RESHAPED = ("blobwars", "brawl", "god", "knightazons", "chineseCheckers4", "cris
 def test_corpus_games_keep_their_domains_under_the_split(path: Path) -> None:
     description = parsed(path)
     assert _domains(description) == _domains_as_written(description)
+
+
+def test_the_domain_split_figures_in_the_docs_are_the_committed_runs() -> None:
+    """docs/fastpath.md quotes benchmarks/data/domain_split_2026-11-28.jsonl (the split changed no domain)."""
+    rows = {row["game"]: row for row in map(json.loads, DOMAIN_SPLIT.read_text().splitlines())}
+    both = [row for row in rows.values() if "same" in row]
+    assert len(rows) == 218 and len(both) == 214 and all(row["same"] for row in both)
+    docs = " ".join((ROOT / "docs" / "fastpath.md").read_text(encoding="utf-8").split())
+    assert "of 218, 214 ground both ways, all 214 to the same fluent and move domains" in docs
+    chess, attrition = rows["chess"], rows["gt_attrition"]
+    assert f"chess's domain takes {chess['split']['seconds']:.1f} s instead of {chess['written']['seconds']:.1f} s" in docs
+    assert (f"gt_attrition's {attrition['split']['seconds']:.2f} s instead of "
+            f"{attrition['written']['seconds']:.1f} s") in docs
+    for game in ("racer", "racer4"):
+        assert "did not finish" in rows[game]["written"] and f"{rows[game]['split']['seconds']:.2f} s" in docs
