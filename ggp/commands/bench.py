@@ -88,7 +88,7 @@ def players_machine(description: Description) -> tuple[StateMachine, str]:
     machine = playing_machine(description, "auto")
     if not isinstance(machine, UpgradingMachine):
         return machine, f"{engine_name(machine)} (auto: what a player uses)"
-    quick = engine_name(machine.current)
+    quick = engine_name(machine.quick)  # not machine.current: a circuit kept on disk can be loaded already
     machine.wait()
     if machine.upgraded:
         return machine.current, f"{engine_name(machine.current)} (auto: a player plays on {quick} until it is built)"

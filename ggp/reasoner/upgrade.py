@@ -51,6 +51,8 @@ class UpgradingMachine:
 
     def __init__(self, quick: StateMachine, build: Callable[[], StateMachine], name: str, label: str = "game") -> None:
         self._current = quick
+        self.quick = quick
+        """The machine that answers until the build is done (what :attr:`current` was at the start)."""
         self.upgraded = False
         """True once the built machine answers."""
         self.failure: str | None = None

@@ -65,7 +65,7 @@ def test_a_failed_build_leaves_the_quick_machine_answering(caplog: pytest.LogCap
         raise ReasonerError("no C compiler")
 
     machine = UpgradingMachine(quick, failing, "circuit", "ticTacToe")
-    assert machine.wait(10) and not machine.upgraded and machine.current is quick
+    assert machine.wait(10) and not machine.upgraded and machine.current is quick and machine.quick is quick
     assert "did not build: no C compiler" in caplog.text
     state = machine.initial_state()
     assert machine.legal_moves(state, machine.roles[0]) == quick.legal_moves(state, quick.roles[0])
@@ -76,6 +76,7 @@ def test_capabilities_are_the_current_machines() -> None:
     machine = UpgradingMachine(ClingoStateMachine(description, LOCAL),
                                lambda: CircuitStateMachine(description, LOCAL, evaluator="interpreter"), "circuit")
     assert machine.wait(60) and machine.upgraded
+    assert isinstance(machine.quick, ClingoStateMachine) and machine.current is not machine.quick
     assert hasattr(machine, "playout_goals")  # the circuit's batched playouts, reached through the wrapper
     goals = machine.playout_goals(machine.initial_state(), 4, 0)
     assert len(goals) == 4 and all(set(g) <= {0, 50, 100} for g in goals)
