@@ -36,3 +36,12 @@ def test_a_silent_sancho_is_a_set_up_failure_and_checkers_counts_in_no_overall_r
     assert connect.startswith("| connectFour | `mcts` | 10/2 s | 2 | 50% |") and "| 1 | 0 | 1.0 |" in connect
     assert checkers.startswith("| checkers (apart) | `mcts` | 10/2 s | 2 | 100% |")
     assert overall.startswith("| **overall** | `mcts` | 10/2 s | 2 | 50% |")  # neither the failure nor checkers
+
+
+def test_the_fifth_runs_table_in_the_docs_is_printed_from_its_committed_rows(vs_sancho: ModuleType) -> None:
+    rows = vs_sancho.read_rows([BENCHMARKS / "data" / "vs_sancho_2026-11-28b.jsonl"])
+    printed = [line for line in vs_sancho.summarize(rows) if line.startswith("|")]
+    text = (BENCHMARKS.parent / "docs" / "strength.md").read_text(encoding="utf-8")
+    start = text.index("### Fifth run (10 s / 2 s, 2026-11-28)")
+    section = text[start:text.index("\n## ", start)]
+    assert [line for line in section.splitlines() if line.startswith("|")] == printed
