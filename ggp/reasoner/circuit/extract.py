@@ -114,9 +114,8 @@ def ground_program(
     counted), they are grounded again, over the same fluent and move domains, as :func:`split_rules`
     rewrites them (the same relations, joined a few variables at a time, general relations asked with
     constants specialised; hex's 746,000 ground rules become 94,000, chineseCheckers3's 1.1 million
-    36,000), however many rules that makes. Games
-    that fit as written keep exactly their circuit (splitting can also cost a few gates: each new relation is a
-    node the builder does not inline).
+    36,000), however many rules that makes. Games that fit as written keep exactly their circuit (splitting
+    can also cost a few gates: each new relation is a node the builder does not inline).
 
     The whole of it is charged to ``meter`` (by default a fresh one of :data:`DEFAULT_BUDGET`): past its
     budget, :class:`CompileBudgetError`. Also raises :class:`CircuitError` for rules a circuit cannot express
@@ -127,10 +126,9 @@ def ground_program(
     try:
         return _ground_program(description, domains, max_rules, meter)
     except CircuitTooLargeError as exc:
-        reason = str(exc).split(": ", 1)[-1]
         split = replace(description, rules=split_rules(description.rules))
         program = _ground_program(split, domains, None, meter)
-    log.info("%s: %s; %s ground rules with the rule bodies split", description.file, reason, f"{len(program.rules):,}")
+        log.info("%s; %s ground rules with the rule bodies split", exc, f"{len(program.rules):,}")
     return program
 
 
