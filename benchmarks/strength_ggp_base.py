@@ -64,12 +64,12 @@ def run(args: argparse.Namespace) -> None:
             todo = [i for i in range(args.matches) if (game, spec, args.playclock, i) not in done]
             if not todo:
                 continue
-            with ExitStack() as stack:
-                ours = stack.enter_context(serving(partial(our_player, spec), logs / "ours.log", "our player"))
-                theirs = [stack.enter_context(serving(
-                    lambda port: [str(PEER), "PlayerMain", str(port), "SampleMonteCarloGamer"],
-                    logs / f"peer{i}.log", "ggp-base's player")) for i in range(n_roles - 1)]
-                for index in todo:
+            for index in todo:  # a fresh player of ours and fresh peers every match: a crash decides no later one
+                with ExitStack() as stack:
+                    ours = stack.enter_context(serving(partial(our_player, spec), logs / "ours.log", "our player"))
+                    theirs = [stack.enter_context(serving(
+                        lambda port: [str(PEER), "PlayerMain", str(port), "SampleMonteCarloGamer"],
+                        logs / f"peer{i}.log", "ggp-base's player")) for i in range(n_roles - 1)]
                     seat = index % n_roles
                     seats = [*theirs[:seat], ours, *theirs[seat:]]
                     record(game, spec, index, seat, play_match(kif, seats, args.startclock, args.playclock), args)
