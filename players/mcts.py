@@ -264,6 +264,8 @@ class MctsPlayer(BasePlayer):
         self._root: _Node | None = None
         self._native: MctsTree | None = None
         """The machine's own search tree when it offers one (see :meth:`_native_tree`)."""
+        self._native_machine: object = None
+        """The machine whose ``mcts_tree`` grew :attr:`_native` (an upgrading machine's current one)."""
         self.last_iterations = 0
         self.last_nested = 0
         """The highest NMCS level the last decision (or a clocked start) finished (0: none)."""
@@ -305,7 +307,7 @@ class MctsPlayer(BasePlayer):
         started = time.monotonic()
         deadline = None if budget.deadline is None else started + CONFIGURE_SHARE * (budget.deadline - started)
         if mcts_tree_hook(self.machine) is None:
-            waits = getattr(self.machine, "wait", None)  # a machine that upgrades to the circuit in the background
+            waits = getattr(self.machine, "wait_upgraded", None)  # one that upgrades to the circuit in the background
             if callable(waits) and deadline is not None:
                 waits(max(0.0, deadline - time.monotonic()))
         puzzle = len(self._chance) == 1 and not self._chance[0]
@@ -355,12 +357,13 @@ class MctsPlayer(BasePlayer):
         changes the selection rule (the native search has only this class's)."""
         if type(self)._select is not MctsPlayer._select:
             return None
-        if self._native is not None:
+        hook = mcts_tree_hook(self.machine)
+        if self._native is not None and getattr(hook, "__self__", None) is self._native_machine:
             self._native.reroot(state)
             return self._native
-        hook = mcts_tree_hook(self.machine)
-        if hook is None:
+        if hook is None:  # (a tree whose machine was replaced by a faster one is grown again on the new one)
             return None
+        self._native_machine = getattr(hook, "__self__", None)
         self._native = hook(
             state, exploration=self.exploration, playouts_per_leaf=self.playouts_per_leaf, chance=self._chance,
             seed=self.rng.getrandbits(64), max_nodes=NATIVE_MAX_NODES, mast=self.mast, solver=self.solver,
