@@ -75,6 +75,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_line.restype = ctypes.c_int32
     lib.ggp_mcts_nested.argtypes = [_P, ctypes.c_int32, ctypes.c_double]
     lib.ggp_mcts_nested.restype = ctypes.c_int32
+    lib.ggp_mcts_set_factor.argtypes = [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
+    lib.ggp_mcts_set_factor.restype = ctypes.c_int32
     lib.ggp_mcts_info.argtypes = [_P, _P]
     lib.ggp_mcts_info.restype = None
 
