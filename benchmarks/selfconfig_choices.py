@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "gdl-corpus"
 GAMES = ("ticTacToe", "connectFour", "connectFourSimultaneous", "knightsTour", "breakthrough", "reversi",
-         "chineseCheckers3", "checkers", "pentago", "sheepAndWolf", "3pConnectFour", "dotsAndBoxesSuicide")
+         "chineseCheckers3", "checkers", "pentago", "sheepAndWolf", "3pConnectFour", "dotsAndBoxesSuicide",
+         "dualConnect4")
 """docs/strength.md's games against Sancho, then others of different kinds from the corpus."""
 
 
@@ -36,20 +37,25 @@ def measure(game: str, seed: int) -> dict[str, object]:
     settings = choose_settings(profile)
     return {"game": game, "decisive": settings.decisive, "puzzle": settings.puzzle, "decisions": profile.decisions,
             "win_share": round(profile.win_share, 3), "fit_share": round(profile.fit_share, 3),
-            "branching": round(profile.branching, 1), "seconds": round(profile.seconds, 2), "reason": settings.reason}
+            "branching": round(profile.branching, 1), "seconds": round(profile.seconds, 2), "factors": profile.factors,
+            "one_factor_share": round(profile.one_factor / profile.decisions, 3) if profile.decisions else 0.0,
+            "factored": settings.factored, "reason": settings.reason}
 
 
 def table(rows: list[dict[str, object]]) -> str:
     """docs/strength.md's table of the choices."""
     lines = ["| Game | Decisions sampled | Decisive move exists | (move, reply) pairs fit 64 lanes | Mean branching "
-             "| Chosen |", "|---|---|---|---|---|---|"]
+             "| Independent sub-games (a decision's moves in one) | Chosen |", "|---|---|---|---|---|---|---|"]
     for row in rows:
         if "decisions" not in row:
-            lines.append(f"| {row['game']} | - | - | - | - | decisive={row['decisive']} ({row['reason']}) |")
+            lines.append(f"| {row['game']} | - | - | - | - | - | decisive={row['decisive']} ({row['reason']}) |")
             continue
         chosen = f"decisive={row['decisive']}" + (", NMCS + best line (puzzle)" if row.get("puzzle") else "")
+        chosen += ", factored search" if row.get("factored") else ""
+        factors = int(row.get("factors", 1))  # type: ignore[call-overload]
+        split = f"{factors} ({float(row.get('one_factor_share', 0.0)):.0%})" if factors > 1 else "1"  # type: ignore[arg-type]
         lines.append(f"| {row['game']} | {row['decisions']} | {float(row['win_share']):.0%} "  # type: ignore[arg-type]
-                     f"| {float(row['fit_share']):.0%} | {row['branching']} | {chosen} |")  # type: ignore[arg-type]
+                     f"| {float(row['fit_share']):.0%} | {row['branching']} | {split} | {chosen} |")  # type: ignore[arg-type]
     return "\n".join(lines)
 
 

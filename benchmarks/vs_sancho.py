@@ -65,11 +65,14 @@ GAMES = {
     "pentago": "pentago",
     "sheepAndWolf": "sheepAndWolf",
     "checkersTiny": "checkersTiny",
+    "kalah": "kalah",
+    "tron_10x10": "tron_10x10",
 }
 """Name -> corpus file stem: turn-taking classics, checkers, a simultaneous-move game, a 3-player game, a
 large-branching game and a one-player puzzle (the corpus connectFour: Sancho crashes on kif/'s); then
 games of other kinds from the corpus that Sancho builds within a 10 s start clock (pentago: place and rotate;
-sheepAndWolf: asymmetric pursuit; checkersTiny: checkers on a board Sancho's propnet can build)."""
+sheepAndWolf: asymmetric pursuit; checkersTiny: checkers on a smaller board, where Sancho answered no PLAY in
+any of 10 matches at 10 s / 2 s; kalah: sowing and capturing; tron_10x10: simultaneous moves on a board)."""
 
 APART = frozenset({"checkers"})
 """Games reported apart and counted in no overall row: Sancho's propnet build runs out of memory on checkers,

@@ -201,12 +201,9 @@ def load_library(
     """
     path, version = compiler
     directory = private_dir(directory or cache_dir())
-    flags = (*flags, *sanitizer_flags())
-    parts = [source, version, *flags, *_included_sources(include_dirs)]
-    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
-    flags = (*flags, *(f"-I{folder}" for folder in include_dirs))  # where they are is no part of the key
-    library = directory / f"circuit-{key}.so"
-    checksum = directory / f"circuit-{key}.sha256"
+    library, checksum = _entry(source, version, directory, flags, include_dirs)
+    key = library.stem.removeprefix("circuit-")
+    flags = (*flags, *sanitizer_flags(), *(f"-I{folder}" for folder in include_dirs))  # where: no part of the key
     loaded = _try_load(library, checksum)
     if loaded is not None:
         return loaded, library, True
@@ -223,6 +220,29 @@ def load_library(
         return ctypes.CDLL(str(library)), library, False
     except OSError as exc:
         raise ReasonerError(f"cannot load the compiled circuit {library}: {exc}") from exc
+
+
+def is_cached(
+    source: str,
+    compiler: tuple[str, str],
+    directory: Path | None = None,
+    flags: Sequence[str] = FLAGS,
+    include_dirs: Sequence[Path] = (),
+) -> bool:
+    """True when :func:`load_library` with these arguments would load a library built earlier instead of
+    compiling (a caller that can play on something else meanwhile asks this before it waits for a compiler)."""
+    library, checksum = _entry(source, compiler[1], directory or cache_dir(), flags, include_dirs)
+    return library.is_file() and checksum.is_file()
+
+
+def _entry(
+    source: str, version: str, directory: Path, flags: Sequence[str], include_dirs: Sequence[Path]
+) -> tuple[Path, Path]:
+    """The cache entry (library, checksum) of ``source`` built by compiler ``version`` with ``flags``: the key is
+    the source, the compiler, the flags with :func:`sanitizer_flags` and every C file of ``include_dirs``."""
+    parts = [source, version, *flags, *sanitizer_flags(), *_included_sources(include_dirs)]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+    return directory / f"circuit-{key}.so", directory / f"circuit-{key}.sha256"
 
 
 def _included_sources(include_dirs: Sequence[Path]) -> list[str]:

@@ -28,6 +28,7 @@ from ggp.player import Budget
 from ggp.players.base import BasePlayer
 from ggp.players.heuristic import HeuristicChoice, choose_cutoff
 from ggp.players.selfconfig import SAFE_DEFAULTS_REASON, SearchSettings, choose_settings, profile_game
+from ggp.reasoner.factoring import factor_hook
 from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, Role, State, StateMachine
 from ggp.reasoner.playouts import (
     MctsTree,
@@ -204,7 +205,11 @@ class MctsPlayer(BasePlayer):
     the native search's single playouts ``cutoff`` joint moves past the leaf, scoring them by the fitted
     evaluation; -1 (:data:`DEFAULT_CUTOFF`) plays them to the end.
 
-    **Self-configuration.** An option left at None (``decisive``) is chosen per match in :meth:`start`, from the
+    ``factor`` (None by default: chosen per match) searches, in a game whose rules fall apart into independent
+    sub-games, each decision's sub-game alone in that native search (one playout per leaf), the rest of the
+    state held as it is (:mod:`ggp.reasoner.factoring`); a new tree each decision.
+
+    **Self-configuration.** An option left at None (``decisive``, ``factor``) is chosen per match in :meth:`start`, from the
     rules and a short seeded measurement on the match's machine (:mod:`ggp.players.selfconfig`), within a
     share :data:`CONFIGURE_SHARE` of the start clock
     (count-bounded without a clock, so an arena and a manager's seat choose alike); the choice is logged in
@@ -233,6 +238,7 @@ class MctsPlayer(BasePlayer):
         decisive: int | None = None,
         nested: int | None = DEFAULT_NESTED,
         cutoff: int = DEFAULT_CUTOFF,
+        factor: bool | None = None,
     ) -> None:
         super().__init__(seed, budget)
         if not 0.0 <= mast <= 1.0:
@@ -249,6 +255,8 @@ class MctsPlayer(BasePlayer):
             raise ValueError(f"decisive is the playouts' lookahead, 0, 1 or 2; found {decisive}")
         self._decisive_option = decisive
         self.decisive = DEFAULT_DECISIVE if decisive is None else int(decisive)
+        self._factor_option = factor
+        self.factored = bool(factor)
         self.configuration: SearchSettings | None = None
         """What self-configuration chose for the running match (None when every option was given)."""
         self.line = bool(line)
@@ -264,6 +272,8 @@ class MctsPlayer(BasePlayer):
         self._root: _Node | None = None
         self._native: MctsTree | None = None
         """The machine's own search tree when it offers one (see :meth:`_native_tree`)."""
+        self._native_machine: object = None
+        """The machine whose ``mcts_tree`` grew :attr:`_native` (an upgrading machine's current one)."""
         self.last_iterations = 0
         self.last_nested = 0
         """The highest NMCS level the last decision (or a clocked start) finished (0: none)."""
@@ -277,9 +287,12 @@ class MctsPlayer(BasePlayer):
         self.heuristic = None
         if self.cutoff >= 0 and mcts_tree_hook(machine) is not None:
             self.heuristic = self._validate_heuristic(budget, logged=self._decisive_option is not None)
-        if self._decisive_option is None:
+        if self._decisive_option is None or self._factor_option is None:
             self.configuration = self._configure(budget)
-            self.decisive = self.configuration.decisive
+            if self._decisive_option is None:
+                self.decisive = self.configuration.decisive
+            if self._factor_option is None:
+                self.factored = self.configuration.factored
         if budget.deadline is not None and self._nested_levels(budget):
             tree = self._native_tree(machine.initial_state())
             if tree is not None:
@@ -305,7 +318,7 @@ class MctsPlayer(BasePlayer):
         started = time.monotonic()
         deadline = None if budget.deadline is None else started + CONFIGURE_SHARE * (budget.deadline - started)
         if mcts_tree_hook(self.machine) is None:
-            waits = getattr(self.machine, "wait", None)  # a machine that upgrades to the circuit in the background
+            waits = getattr(self.machine, "wait_upgraded", None)  # one that upgrades to the circuit in the background
             if callable(waits) and deadline is not None:
                 waits(max(0.0, deadline - time.monotonic()))
         puzzle = len(self._chance) == 1 and not self._chance[0]
@@ -355,16 +368,21 @@ class MctsPlayer(BasePlayer):
         changes the selection rule (the native search has only this class's)."""
         if type(self)._select is not MctsPlayer._select:
             return None
-        if self._native is not None:
+        hook = mcts_tree_hook(self.machine)
+        factored = self.factored and self.playouts_per_leaf == 1  # (a factored tree is never reused)
+        if self._native is not None and not factored and getattr(hook, "__self__", None) is self._native_machine:
             self._native.reroot(state)
             return self._native
-        hook = mcts_tree_hook(self.machine)
-        if hook is None:
+        if hook is None:  # (a tree whose machine was replaced by a faster one is grown again on the new one)
             return None
+        factor_at = factor_hook(self.machine) if factored else None
+        factor = None if factor_at is None else factor_at(state, self.role)
+        self._native_machine = getattr(hook, "__self__", None)
         self._native = hook(
             state, exploration=self.exploration, playouts_per_leaf=self.playouts_per_leaf, chance=self._chance,
             seed=self.rng.getrandbits(64), max_nodes=NATIVE_MAX_NODES, mast=self.mast, solver=self.solver,
             rave=self.rave, decisive=self.decisive, cutoff=None if self.heuristic is None else self.heuristic.cutoff,
+            factor=factor,
         )
         if self._native is not None:
             self._root = None  # a Python tree grown before the machine's upgrade is dropped

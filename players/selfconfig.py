@@ -24,6 +24,11 @@ What it decides, and from which measurements (docs/players.md has the duels behi
   here; off unless ``mcts:cutoff=K`` asks for it (its duels won one game and lost two, and the validated
   correlation did not tell them apart: docs/players.md). When asked for, its phrase ends this module's line
   (:attr:`SearchSettings.heuristic`).
+- **Factored search** (Günther, Schiffel & Thielscher 2009): where the rules fall apart into independent
+  sub-games (:mod:`ggp.reasoner.factoring`, found on the compiled circuit) and a role's legal moves lie in
+  one of them in at least :data:`FACTOR_SHARE_MIN` of the sampled decisions (connectFourSimultaneous: each
+  turn one player drops on one board, the other on the other), each decision searches that sub-game alone,
+  the rest of the state held as it is (the C search's ``ggp_mcts_set_factor``); off elsewhere.
 - Everything else keeps the player's defaults (MAST share 0.3, exploration 0.4, MCTS-Solver on).
 """
 
@@ -33,6 +38,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from ggp.reasoner.factoring import FactorAt, Factoring, factor_hook
 from ggp.reasoner.machine import CHANCE_ROLE, JointMove, Move, State, StateMachine
 from ggp.reasoner.playouts import safe_goals
 
@@ -57,6 +63,10 @@ PAIR_FIT_MIN = 0.5
 """The (move, reply) pairs must fit :data:`LANES` in at least this share of decisions (else the
 anti-decisive half of the lookahead rarely runs)."""
 
+FACTOR_SHARE_MIN = 0.9
+"""A factored game is searched factor by factor when a role's legal moves lie in one factor in at least this
+share of the sampled decisions (else a decision spans factors too often for the factor alone to decide it)."""
+
 SAFE_DEFAULTS_REASON = "the safe defaults"
 
 
@@ -80,6 +90,10 @@ class GameProfile:
     branching: float
     seconds: float
     complete: bool
+    factors: int = 1
+    """Independent sub-games with moves in the rules (1: the game does not factor, or the engine cannot tell)."""
+    one_factor: int = 0
+    """Decisions whose legal moves all lie in one of those sub-games."""
 
     @property
     def win_share(self) -> float:
@@ -102,6 +116,8 @@ class SearchSettings:
     decisive: int
     puzzle: bool
     reason: str
+    factored: bool = False
+    """Search the sub-game a decision's moves lie in alone (see the module notes)."""
     heuristic: str = ""
     """The playout cut-off validated in the start clock and why (``HeuristicChoice.describe``); empty when
     none was asked for (the default, see ``mcts``'s ``cutoff``)."""
@@ -110,7 +126,8 @@ class SearchSettings:
         """One line: the settings, then why."""
         nested = "NMCS and the best line (one role, no chance)" if self.puzzle else "no NMCS (not a puzzle)"
         cut = f"; {self.heuristic}" if self.heuristic else ""
-        return f"decisive={self.decisive}, {nested}: {self.reason}{cut}"
+        factored = ", factored search" if self.factored else ""
+        return f"decisive={self.decisive}, {nested}{factored}: {self.reason}{cut}"
 
 
 MIN_DECISIONS = PROFILE_STATES // 4
@@ -132,7 +149,12 @@ def choose_settings(profile: GameProfile | None, why_none: str = SAFE_DEFAULTS_R
     measured = (f"a move wins at once in {profile.win_share:.0%} of {profile.decisions} sampled decisions, "
                 f"(move, reply) pairs fit {LANES} lanes in {profile.fit_share:.0%}")
     lookahead = not profile.puzzle and profile.win_share >= WIN_SHARE_MIN and profile.fit_share >= PAIR_FIT_MIN
-    return SearchSettings(2 if lookahead else 0, profile.puzzle, measured)
+    factored = (profile.factors > 1 and not profile.puzzle and not profile.chance
+                and profile.one_factor >= FACTOR_SHARE_MIN * profile.decisions)
+    if profile.factors > 1:
+        measured += (f", {profile.factors} independent sub-games, a decision's moves in one of them in "
+                     f"{profile.one_factor / profile.decisions:.0%}")
+    return SearchSettings(2 if lookahead else 0, profile.puzzle, measured, factored)
 
 
 def profile_game(machine: StateMachine, seed: int, deadline: float | None = None) -> GameProfile:
@@ -144,6 +166,9 @@ def profile_game(machine: StateMachine, seed: int, deadline: float | None = None
     roles = machine.roles
     chance = [role == CHANCE_ROLE for role in roles]
     counts = _Counts()
+    factor_at = factor_hook(machine)
+    factoring = getattr(machine, "factoring", None)
+    factors = len(factoring.factors) if isinstance(factoring, Factoring) else 1
     highest = _highest_goals(machine, rng, deadline)
     complete = True
     for _ in range(PROFILE_PLAYOUTS):
@@ -156,7 +181,7 @@ def profile_game(machine: StateMachine, seed: int, deadline: float | None = None
             legal = [machine.legal_moves(state, role) for role in roles]
             if any(not moves for moves in legal):
                 break
-            _examine(machine, state, legal, chance, highest, counts)
+            _examine(machine, state, legal, chance, highest, counts, factor_at if factors > 1 else None)
             state = machine.next_state(state, tuple(rng.choice(moves) for moves in legal))
         if counts.decisions >= PROFILE_STATES:
             break
@@ -165,7 +190,7 @@ def profile_game(machine: StateMachine, seed: int, deadline: float | None = None
             break
     return GameProfile(len(roles), any(chance), counts.decisions, counts.wins, counts.fits, counts.simultaneous,
                        counts.states, counts.moves / counts.decisions if counts.decisions else 0.0,
-                       time.monotonic() - started, complete)
+                       time.monotonic() - started, complete, factors, counts.one_factor)
 
 
 @dataclass(slots=True)
@@ -176,6 +201,7 @@ class _Counts:
     simultaneous: int = 0
     states: int = 0
     moves: int = 0
+    one_factor: int = 0
 
 
 def _late(deadline: float | None) -> bool:
@@ -201,7 +227,7 @@ def _highest_goals(machine: StateMachine, rng: random.Random, deadline: float | 
 
 
 def _examine(machine: StateMachine, state: State, legal: list[tuple[Move, ...]], chance: list[bool],
-             highest: list[int], counts: _Counts) -> None:
+             highest: list[int], counts: _Counts, factor_at: FactorAt | None = None) -> None:
     """Counts the decisions of ``state`` (see :class:`GameProfile`); the other roles play their first move."""
     counts.states += 1
     choosers = [r for r, moves in enumerate(legal) if len(moves) > 1 and not chance[r]]
@@ -210,6 +236,7 @@ def _examine(machine: StateMachine, state: State, legal: list[tuple[Move, ...]],
     for r in choosers:
         counts.decisions += 1
         counts.moves += len(legal[r])
+        counts.one_factor += factor_at is not None and factor_at(state, machine.roles[r]) is not None
         won, pairs = False, 0
         for move in legal[r][:LANES + 1]:
             joint: JointMove = tuple(move if q == r else moves[0] for q, moves in enumerate(legal))

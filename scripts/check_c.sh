@@ -97,10 +97,11 @@ EOF
 planted "int planted(int i) { int *a = malloc(4 * sizeof(int)); free(a); return a[i]; }" 1 "heap-use-after-free"
 planted "int planted(int i) { return 1 << i; }" 40 "shift exponent 40"
 # The tests that drive the C: every search option on both evaluators (the replay record), the tree's caps,
-# rerooting and nested search, batch evaluation against clingo on thousands of states, the SBG search. Left
+# rerooting, nested and factored search, batch evaluation against clingo on thousands of states, the SBG search. Left
 # out: the compile and cache tests of test_circuit.py (they test the build, not the C) and the player-level
 # tests, which run the same C through MctsPlayer.
 python -m pytest -q -p no:cacheprovider \
   tests/unit/players/test_search_replay.py tests/unit/reasoner/test_circuit_mcts.py \
   tests/unit/reasoner/test_circuit.py -k "not corrupt_cache and not large_circuit and not refusing_the_cpu" \
-  tests/unit/reasoner/test_circuit_differential.py tests/unit/sbg/test_minimax.py tests/unit/sbg/test_playouts.py
+  tests/unit/reasoner/test_circuit_differential.py tests/unit/reasoner/test_factors.py tests/unit/sbg/test_minimax.py \
+  tests/unit/sbg/test_playouts.py

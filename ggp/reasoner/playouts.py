@@ -19,6 +19,7 @@ from typing import Protocol, cast
 
 from ggp.errors import GgpError, ReasonerError
 from ggp.gdl.terms import Term
+from ggp.reasoner.factoring import Factor
 from ggp.reasoner.machine import Move, Role, State, StateMachine
 
 MAX_PLAYOUT_STEPS = 1000
@@ -133,12 +134,13 @@ class MctsTreeFactory(Protocol):
     ``rave`` > 0 is RAVE's equivalence parameter k (all-moves-as-first means blended into UCB1; 0: off);
     ``decisive`` is the single playouts' lookahead: 1 plays a move that wins at once wherever a role has one,
     2 also avoids a move after which an opponent has one (0: none); ``cutoff`` stops single playouts early and
-    scores them by a heuristic (:class:`PlayoutCutoff`; None: played to the end)."""
+    scores them by a heuristic (:class:`PlayoutCutoff`; None: played to the end); ``factor`` (from the machine's
+    ``factor_at``, :mod:`ggp.reasoner.factoring`) searches that sub-game alone, the rest of ``state`` held."""
 
     def __call__(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
         max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
-        cutoff: PlayoutCutoff | None = None,
+        cutoff: PlayoutCutoff | None = None, factor: Factor | None = None,
     ) -> MctsTree | None: ...
 
 

@@ -31,6 +31,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,10 +47,15 @@ log = logging.getLogger(__name__)
 
 class UpgradingMachine:
     """Delegates every question to ``quick`` until ``build`` (run once in a daemon thread) returns a
-    machine, then to that one. Attributes it does not define (optional capabilities such as
-    ``playout_goals``) are the current machine's, looked up at each access."""
+    machine, then to that one, and then, when ``then`` is given, to the machine ``then`` returns (a faster
+    form of the same engine: the circuit on its own compiled C after the C interpreter; a failure there
+    keeps the first). Attributes it does not define (optional capabilities such as ``playout_goals``) are
+    the current machine's, looked up at each access."""
 
-    def __init__(self, quick: StateMachine, build: Callable[[], StateMachine], name: str, label: str = "game") -> None:
+    def __init__(
+        self, quick: StateMachine, build: Callable[[], StateMachine], name: str, label: str = "game",
+        then: Callable[[], StateMachine] | None = None,
+    ) -> None:
         self._current = quick
         self.quick = quick
         """The machine that answers until the build is done (what :attr:`current` was at the start)."""
@@ -57,26 +63,48 @@ class UpgradingMachine:
         """True once the built machine answers."""
         self.failure: str | None = None
         """Why the build failed, once it has (None while it runs or after it succeeded)."""
+        self._upgraded_or_failed = threading.Event()
         self._done = threading.Event()
         self._name = name
         self._label = label
-        threading.Thread(target=self._build, args=(build,), name=f"build-{name}", daemon=True).start()
+        threading.Thread(target=self._build, args=(build, then), name=f"build-{name}", daemon=True).start()
 
-    def _build(self, build: Callable[[], StateMachine]) -> None:
+    def _build(self, build: Callable[[], StateMachine], then: Callable[[], StateMachine] | None) -> None:
         try:
             machine = build()
         except Exception as exc:  # any failure of the optional build keeps the quick machine
             self.failure = str(exc) or type(exc).__name__
             log.info("%s: stays on %s; the %s engine did not build: %s", self._label, self._current, self._name, exc)
+            then = None
         else:
-            self._current = machine
-            self.upgraded = True
-            log.info("%s: switched to the %s engine (built in the background)", self._label, self._name)
+            self._switch(machine, "built in the background")
+        finally:
+            self._upgraded_or_failed.set()
+        try:
+            if then is not None:
+                faster = then()
+                if faster is not self._current:
+                    self._switch(faster, "its faster form, built meanwhile")
+        except Exception as exc:  # the first built machine stays
+            log.info("%s: stays on the %s engine's first form; its faster form did not build: %s",
+                     self._label, self._name, exc)
         finally:
             self._done.set()
 
+    def _switch(self, machine: StateMachine, how: str) -> None:
+        self._current = machine
+        self.upgraded = True
+        evaluator = getattr(getattr(machine, "evaluator", None), "name", None)
+        on = "" if evaluator is None else f" on its {evaluator} evaluator"
+        log.info("%s: switched to the %s engine%s (%s)", self._label, self._name, on, how)
+
+    def wait_upgraded(self, timeout: float | None = None) -> bool:
+        """Block until the first built machine answers or the build has failed; False on timeout."""
+        return self._upgraded_or_failed.wait(timeout)
+
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the background build has finished (successfully or not); False on timeout."""
+        """Block until the background build, ``then`` included, has finished (successfully or not); False on
+        timeout."""
         return self._done.wait(timeout)
 
     @property
@@ -124,7 +152,17 @@ UPGRADE_SECONDS = 600.0
 UPGRADE_MEMORY_MB = 4096
 """Address space of the build's child (a player's worker passes its own lower limit on to its children)."""
 
-_BUILDS: dict[Description, Future[StateMachine]] = {}
+@dataclass(frozen=True)
+class CircuitBuild:
+    """The background circuit build of one game: ``first`` is the circuit's machine as soon as it can answer
+    (on the C interpreter while the game's own C compiles), ``final`` the machine on the compiled C (the same
+    machine as ``first`` when the compiled library was in the cache, or without a compiler)."""
+
+    first: Future[StateMachine] = field(default_factory=Future)
+    final: Future[StateMachine] = field(default_factory=Future)
+
+
+_BUILDS: dict[Description, CircuitBuild] = {}
 """The circuit build of the last game this process played (done or running): the next match of the same game
 (an arena, a benchmark) uses it, and a START never starts a second build of a game already building."""
 _BUILDS_LOCK = threading.Lock()
@@ -135,6 +173,8 @@ def playing_machine(description: Description, engine: str, quick: str | None = N
     once, upgraded to the compiled circuit (within :data:`UPGRADE_CPU_SECONDS` of CPU) when it builds
     in the background (a game the circuit cannot compile, over that budget or with no C compiler, stays on
     the quick machine); any other engine exactly as :func:`~ggp.reasoner.engines.make_machine` builds it.
+    While the C compiler builds the game's own library (minutes at ``-O2`` for a large game), the circuit
+    plays on the game-independent C interpreter (:class:`CircuitBuild`).
 
     ``quick`` names the engine that plays until the circuit is built instead of ``auto``'s choice (which
     may ground for seconds): ``prover`` builds in milliseconds, so a player started again mid-match
@@ -143,7 +183,7 @@ def playing_machine(description: Description, engine: str, quick: str | None = N
 
     The circuit is grounded and built in a child process (:func:`circuit_in_child`: grounding a large game
     runs Python for every ground rule, which in this process would take the search thread's interpreter
-    lock for up to minutes); this process only loads the compiled evaluator. The build starts before the
+    lock for up to minutes); this process only loads the evaluators. The build starts before the
     quick choice is made, so the two run side by side, and is kept for the next match of the same game,
     in this process and on disk (:func:`built_circuit_path`: the next process that plays the same rules
     loads it at once, as it loads the compiled library).
@@ -156,42 +196,59 @@ def playing_machine(description: Description, engine: str, quick: str | None = N
         return make_machine(description, engine)
     built = _circuit_build(description)
     machine = make_machine(description, quick or engine)
-    return UpgradingMachine(machine, built.result, "circuit", description.file)
+    return UpgradingMachine(machine, built.first.result, "circuit", description.file, then=built.final.result)
 
 
-def _circuit_build(description: Description) -> Future[StateMachine]:
+def _circuit_build(description: Description) -> CircuitBuild:
     """The running or finished circuit build of ``description``, started now when there is none."""
     with _BUILDS_LOCK:
         built = _BUILDS.get(description)
         if built is not None:
             return built
         _BUILDS.clear()  # one game's circuit kept: it can take hundreds of megabytes
-        built = _BUILDS[description] = Future()
+        built = _BUILDS[description] = CircuitBuild()
     threading.Thread(target=_build_circuit, args=(description, built), name="build-circuit", daemon=True).start()
     return built
 
 
-def _build_circuit(description: Description, built: Future[StateMachine]) -> None:
-    from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES, CircuitStateMachine
-    from ggp.reasoner.isolation import IsolationError, run_isolated
+def _build_circuit(description: Description, built: CircuitBuild) -> None:
+    from ggp.reasoner.circuit.evaluate import compiler_would_run
+    from ggp.reasoner.circuit.machine import CircuitStateMachine
 
     try:
-        path = built_circuit_path(description)
-        circuit = _load_circuit(path)
-        if circuit is None:
-            try:
-                circuit = run_isolated(circuit_in_child, (description, DEFAULT_MAX_NODES, UPGRADE_CPU_SECONDS),
-                                       seconds=UPGRADE_SECONDS, memory_mb=UPGRADE_MEMORY_MB,
-                                       cpu_seconds=UPGRADE_CPU_SECONDS + 5)
-            except IsolationError as exc:
-                why = exc.detail if exc.kind == "failed" else str(exc)
-                raise ReasonerError(f"the build's child process failed ({why})") from None
-            _store_circuit(path, circuit)
-        else:
-            log.info("%s: the circuit built earlier for these rules is on disk (%s)", description.file, path)
-        built.set_result(CircuitStateMachine(description, circuit=circuit))
+        circuit = _ground_and_build(description)
+        if compiler_would_run(circuit):
+            built.first.set_result(CircuitStateMachine(description, circuit=circuit, evaluator="interpreter"))
+        machine = CircuitStateMachine(description, circuit=circuit)
     except BaseException as exc:  # handed to the UpgradingMachine's build thread, which logs it
-        built.set_exception(exc)
+        for future in (built.first, built.final):
+            if not future.done():
+                future.set_exception(exc)
+        return
+    if not built.first.done():
+        built.first.set_result(machine)
+    built.final.set_result(machine)
+
+
+def _ground_and_build(description: Description) -> Circuit:
+    """The circuit of ``description``: kept on disk from an earlier build, or built in a child process."""
+    from ggp.reasoner.circuit.machine import DEFAULT_MAX_NODES
+    from ggp.reasoner.isolation import IsolationError, run_isolated
+
+    path = built_circuit_path(description)
+    kept = _load_circuit(path)
+    if kept is not None:
+        log.info("%s: the circuit built earlier for these rules is on disk (%s)", description.file, path)
+        return kept
+    try:
+        circuit: Circuit = run_isolated(circuit_in_child, (description, DEFAULT_MAX_NODES, UPGRADE_CPU_SECONDS),
+                               seconds=UPGRADE_SECONDS, memory_mb=UPGRADE_MEMORY_MB,
+                               cpu_seconds=UPGRADE_CPU_SECONDS + 5)
+    except IsolationError as exc:
+        why = exc.detail if exc.kind == "failed" else str(exc)
+        raise ReasonerError(f"the build's child process failed ({why})") from None
+    _store_circuit(path, circuit)
+    return circuit
 
 
 def built_circuit_path(description: Description) -> Path:

@@ -24,12 +24,14 @@
    low_r + (high_r - low_r) / (1 + exp(-cut_scale * (x_r - mean of the other roles' x))), x_r = the sum of r's
    weights over the fluents that hold + cut_goal * r's goal (0..1) in that state (one role: x_0 itself), and
    low_r..high_r the range of r's goals (0..1) in the measured playouts.
+   Factored search (ggp_mcts_set_factor; issue 41): the tree and its single playouts play one factor of the
+   game (ggp.reasoner.circuit.factors), every state's other fluents held at their values in the root.
 
    Sources (one job each), built into each game's library with the circuit runtime (see circuit.h, whose
    functions are the only way the search reaches a game): search_tree.c (the node store, rerooting and the
    root's statistics), search_mcts.c (selection, expansion, backup, MCTS-Solver and the best line),
    search_policy.c (playouts: random, MAST, RAVE's statistics), search_decisive.c (decisive and anti-decisive
-   playout moves), search_nested.c (Nested Monte-Carlo Search). */
+   playout moves), search_nested.c (Nested Monte-Carlo Search), search_factor.c (the factored search). */
 #ifndef GGP_SEARCH_H
 #define GGP_SEARCH_H
 
@@ -107,6 +109,13 @@ typedef struct {
   double *cut_w;     /* playout cut-off (ggp_mcts_set_cutoff): nr * nf fluent weights, then nr lows and nr highs; NULL: off */
   int64_t cut_depth; /* a single playout stops after this many joint moves past the leaf */
   double cut_goal, cut_scale; /* weight of a role's current goal (0..1); the logistic's slope */
+  uint64_t *fkeep;   /* factored search (ggp_mcts_set_factor): packed mask of the fluents that evolve; NULL: off */
+  uint64_t *fstate;  /* the packed state the other fluents are held at */
+  uint64_t *fmoves;  /* bit set of the moves a role may choose (one with none of them plays its first legal move) */
+  uint64_t *fpass;   /* single playouts: the legal moves before fmoves narrowed them */
+  int32_t *fheld;    /* the held fluents' indices, nheld of them */
+  int32_t *fbuf;     /* a node's narrowed legal moves (factor_narrow) */
+  int32_t nheld;
 } mtree_t;
 
 /* ---- small helpers shared by the search's sources ---- */
@@ -155,6 +164,7 @@ static inline void mast_add(mtree_t *T, int32_t move, double value) {
 GGP_LOCAL int32_t find_child(const mtree_t *T, int32_t parent, const int32_t *picks);
 GGP_LOCAL void strict_goals(const mtree_t *T, double *out);
 GGP_LOCAL int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int32_t parent, const int32_t *picks);
+GGP_LOCAL int reset_tree(mtree_t *T, const uint64_t *packed);
 mtree_t *ggp_mcts_new(const game_t *G, const uint64_t *root, double c, int64_t ppl, const uint8_t *chance,
                       uint64_t seed, int64_t max_nodes, int64_t max_bytes, int64_t max_depth);
 void ggp_mcts_free(mtree_t *T);
@@ -188,6 +198,16 @@ int32_t ggp_mcts_set_cutoff(mtree_t *T, int64_t depth, const double *weights, do
 GGP_LOCAL int32_t lookahead_move(mtree_t *T, const uint64_t *v, const uint64_t *bits, int r, int32_t low,
                                  int32_t high, const int32_t *chosen);
 int32_t ggp_mcts_set_decisive(mtree_t *T, int32_t level);
+
+/* ---- the factored search (search_factor.c) ---- */
+
+GGP_LOCAL void factor_hold(const mtree_t *T, uint64_t *packed);
+GGP_LOCAL void factor_hold_lane0(const mtree_t *T, uint64_t *v);
+GGP_LOCAL void factor_hold_lanes(const mtree_t *T, uint64_t *fluents);
+GGP_LOCAL int factor_allows(const mtree_t *T, int32_t m);
+GGP_LOCAL int32_t factor_pass(const mtree_t *T, int r, int32_t first_legal);
+GGP_LOCAL int32_t factor_narrow(const mtree_t *T, int32_t *legal, int32_t n, int *stuck);
+int32_t ggp_mcts_set_factor(mtree_t *T, const uint64_t *keep, const uint64_t *held, const uint64_t *moves);
 
 /* ---- Nested Monte-Carlo Search (search_nested.c) ---- */
 

@@ -14,11 +14,13 @@ static uint64_t winning_lanes(const mtree_t *T, const uint64_t *d, int r) {
 }
 
 /* d's lanes, holding states (fluents) and joint moves (does), become the next states, evaluated through
-   phase A (dn: their fluents). */
-static void lanes_next(const game_t *G, uint64_t *d, uint64_t *dn) {
+   phase A (dn: their fluents; a factored search's held fluents put back). */
+static void lanes_next(const mtree_t *T, uint64_t *d, uint64_t *dn) {
+  const game_t *G = T->G;
   const int NF = G->nf;
   G->phase_b(G, d);
   for (int f = 0; f < NF; f++) dn[f] = d[G->next_slot[f]] ^ ((uint64_t)0 - (uint64_t)G->next_neg[f]);
+  factor_hold_lanes(T, dn);
   d[0] = 0;
   memcpy(d + 1, dn, sizeof(uint64_t) * (size_t)NF);
   memset(d + 1 + NF, 0, sizeof(uint64_t) * (size_t)G->nm);
@@ -57,7 +59,7 @@ GGP_LOCAL int32_t lookahead_move(mtree_t *T, const uint64_t *v, const uint64_t *
     memset(d + 1 + NF, 0, sizeof(uint64_t) * (size_t)NM);
     for (int q = 0; q < NR; q++) if (q != r) d[1 + NF + chosen[q]] = ~(uint64_t)0;
     for (int i = 0; i < k; i++) d[1 + NF + cand[i]] |= (uint64_t)1 << i;
-    lanes_next(G, d, dn);
+    lanes_next(T, d, dn);
     uint64_t wins = winning_lanes(T, d, r);
     if (k < 64) wins &= ((uint64_t)1 << k) - 1;
     for (; wins; wins &= wins - 1) /* reservoir sampling over every batch's winners */
@@ -71,7 +73,8 @@ GGP_LOCAL int32_t lookahead_move(mtree_t *T, const uint64_t *v, const uint64_t *
 /* Anti-decisive moves: d holds, lane i, the state after role r's candidate move cand[i] (k of them, one
    batch of lookahead_move), evaluated through phase A, and dn its fluents. In each such state every legal
    move of every other role q (chance aside) is tried, the remaining roles playing their first legal move
-   (exact in turn-taking games, where they have one; where they choose too it stands for their reply),
+   (exact in turn-taking games, where they have one; where they choose too it stands for their reply; in a
+   factored search only the factor's moves are tried),
    64 (candidate, move) pairs to a lane word at most (more: no check, -1); a candidate after which such a
    move wins at once for q is losing. -1 when r's move `mine` is not losing (or every candidate is), else
    a move that is not, drawn uniformly. */
@@ -88,7 +91,7 @@ static int32_t anti_decisive_move(mtree_t *T, const int32_t *cand, int k, int r,
   int64_t pairs = 0; /* counted first: where they do not fit (breakthrough, reversi) a step pays no more */
   for (int q = 0; q < NR; q++) {
     if (q == r || T->chance[q]) continue;
-    for (int32_t m = G->role_off[q]; m < G->role_off[q + 1]; m++) pairs += popcount64(lw[m] & live);
+    for (int32_t m = G->role_off[q]; m < G->role_off[q + 1]; m++) if (factor_allows(T, m)) pairs += popcount64(lw[m] & live);
   }
   if (pairs == 0 || pairs > 64) return -1;
   for (int i = 0; i < k; i++) {
@@ -99,13 +102,14 @@ static int32_t anti_decisive_move(mtree_t *T, const int32_t *cand, int k, int r,
       first[i * NR + q] = -1;
       for (int32_t m = G->role_off[q]; m < G->role_off[q + 1] && first[i * NR + q] < 0; m++)
         if ((lw[m] >> i) & 1) first[i * NR + q] = m;
+      if (T->fmoves && first[i * NR + q] < 0) first[i * NR + q] = factor_pass(T, q, -1);
       ok = first[i * NR + q] >= 0; /* else stuck: the game ends there */
     }
     if (!ok) continue;
     for (int q = 0; q < NR; q++) {
       if (q == r || T->chance[q]) continue;
       for (int32_t m = G->role_off[q]; m < G->role_off[q + 1]; m++) {
-        if (!((lw[m] >> i) & 1)) continue;
+        if (!((lw[m] >> i) & 1) || !factor_allows(T, m)) continue;
         if (np == 64) return -1;
         pi[np] = i; pj[np] = m; pq[np] = q;
         masks[i] |= (uint64_t)1 << np;
@@ -126,7 +130,7 @@ static int32_t anti_decisive_move(mtree_t *T, const int32_t *cand, int k, int r,
     for (int q = 0; q < NR; q++) if (q != pq[L]) d[1 + NF + first[pi[L] * NR + q]] |= (uint64_t)1 << L;
   }
   G->phase_a(G, d);
-  lanes_next(G, d, dn);
+  lanes_next(T, d, dn);
   uint64_t losing_lanes = 0;
   for (int q = 0; q < NR; q++) {
     uint64_t of_q = 0;

@@ -175,6 +175,7 @@ static int iterate(mtree_t *T) {
     const int32_t *nm = S->nmov + (int64_t)id * NR;
     for (int r = 0; r < NR; e += nm[r], r++) T->moves[r] = S->emove[e + picks[r]];
     eval_next(T->G, T->v, S->state + (int64_t)id * T->nw, T->moves, T->next, T->sees);
+    factor_hold(T, T->next);
     child = T->full ? -1 : add_node(T, S, T->next, id, picks);
     if (child < 0) T->full = 1;
     if (child >= 0 && S->node[child].terminal) {

@@ -103,10 +103,22 @@ GGP_LOCAL void single_playout(mtree_t *T, const uint64_t *packed) {
     cut = !T->pl_terminal && T->cut_w && depth >= T->cut_depth;
     int fin = T->pl_terminal || cut || depth >= T->max_depth;
     if (!fin) G->lane0_legal(G, v, bits); /* a bit set: no branch per move (legality is unpredictable) */
+    if (!fin && T->fmoves) { /* the factored search: stuck when no role has a move in the factor */
+      uint64_t any = 0;
+      for (int32_t w = 0; w <= (G->nm - 1) >> 6; w++) { T->fpass[w] = bits[w]; bits[w] &= T->fmoves[w]; any |= bits[w]; }
+      fin = !any;
+    }
     for (int r = 0; r < NR && !fin; r++) {
       const int32_t low = G->role_off[r], high = G->role_off[r + 1];
       int32_t n = 0;
       for (int32_t w = low >> 6; w <= (high - 1) >> 6 && low < high; w++) n += popcount64(range_word(bits, w, low, high));
+      if (!n && T->fmoves) { /* a role with no move in the factor passes (factor_pass) */
+        for (int32_t w = low >> 6; w <= (high - 1) >> 6 && low < high; w++) n += popcount64(range_word(T->fpass, w, low, high));
+        chosen[r] = factor_pass(T, r, n ? random_member(T, T->fpass, low, high, n) : -1);
+        T->nchoice[r] = 1;
+        if (chosen[r] >= 0) continue;
+        n = 0;
+      }
       if (!n) { fin = 1; break; } /* stuck: scored where it stands */
       const int mast = T->mast_sum && n > 1 && !T->chance[r];
       if (mast && (double)(splitmix64(&T->rng) >> 11) * 0x1.0p-53 >= T->mast_eps) chosen[r] = mast_best(T, bits, low, high);
@@ -129,6 +141,7 @@ GGP_LOCAL void single_playout(mtree_t *T, const uint64_t *packed) {
     G->phase_b(G, v);
     G->lane0_next(G, v, tmp);
     memcpy(v + 1, tmp, sizeof(uint64_t) * NF);
+    factor_hold_lane0(T, v);
     for (int r = 0; r < NR; r++) v[1 + NF + chosen[r]] = 0;
   }
   if (cut) cut_scores(T, v);

@@ -124,8 +124,9 @@ GGP_LOCAL int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int3
   const int NR = T->nr;
   if (grow_nodes(T, S) != 0) return -1;
   if (parent >= 0 && grow_hash(T, S) != 0) return -1;
-  int32_t nlegal = eval_info(G, T->v, packed, T->legal, T->flags);
-  int terminal = T->flags[0];
+  int stuck = 0;
+  int32_t nlegal = factor_narrow(T, T->legal, eval_info(G, T->v, packed, T->legal, T->flags), &stuck);
+  int terminal = T->flags[0] || stuck;
   for (int r = 0; r < NR; r++) T->cnt[r] = 0;
   for (int32_t i = 0, r = 0; i < nlegal; i++) {
     while (T->legal[i] >= G->role_off[r + 1]) r++;
@@ -157,7 +158,7 @@ GGP_LOCAL int32_t add_node(mtree_t *T, mstore_t *S, const uint64_t *packed, int3
 }
 
 /* A fresh tree holding only the root; 0, or -1 when out of memory. */
-static int reset_tree(mtree_t *T, const uint64_t *packed) {
+GGP_LOCAL int reset_tree(mtree_t *T, const uint64_t *packed) {
   store_free(&T->s);
   T->full = 0;
   return add_node(T, &T->s, packed, -1, NULL) == 0 ? 0 : -1;
@@ -172,7 +173,7 @@ void ggp_mcts_free(mtree_t *T) {
   free(T->bits); free(T->mast_sum); free(T->mast_cnt); free(T->trail); free(T->gmax);
   free(T->played); free(T->unplay); free(T->pmoves); free(T->line); free(T->line_root);
   free(T->nchoice); free(T->dv); free(T->dn); free(T->dlegal); free(T->dcand); free(T->dsingle);
-  free(T->cut_w);
+  free(T->cut_w); free(T->fkeep); free(T->fstate); free(T->fmoves); free(T->fpass); free(T->fheld); free(T->fbuf);
   free(T);
 }
 

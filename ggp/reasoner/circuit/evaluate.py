@@ -10,11 +10,10 @@ from ggp.errors import ReasonerError
 from ggp.native import find_compiler
 from ggp.reasoner.circuit.build import Circuit
 from ggp.reasoner.circuit.evaluator import Evaluator, EvaluatorKind
-from ggp.reasoner.circuit.native_evaluator import CEvaluator, InterpretedEvaluator
+from ggp.reasoner.circuit.native_evaluator import CEvaluator, InterpretedEvaluator, compiled_is_cached
 from ggp.reasoner.circuit.numpy_evaluator import NumpyEvaluator
 
 log = logging.getLogger(__name__)
-
 
 
 INTERPRET_MIN_LITERALS = 1_500_000
@@ -54,3 +53,13 @@ def make_evaluator(circuit: Circuit, kind: EvaluatorKind = "auto", directory: Pa
         return NumpyEvaluator(circuit)
     log.info("circuit evaluator: %s (%s, %s)", evaluator.name, compiler[1], "cached" if evaluator.cached else "compiled")
     return evaluator
+
+
+def compiler_would_run(circuit: Circuit, directory: Path | None = None) -> bool:
+    """True when ``auto`` (:func:`make_evaluator`) would run the C compiler on ``circuit`` now: a compiler
+    exists, the circuit is compiled rather than interpreted, and its library is not in the cache. A player
+    plays on the interpreter meanwhile (seconds to minutes for a large game at ``-O2``)."""
+    compiler = find_compiler()
+    if compiler is None or circuit.size()[1] > INTERPRET_MIN_LITERALS:
+        return False
+    return not compiled_is_cached(circuit, compiler, directory)

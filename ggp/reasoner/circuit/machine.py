@@ -19,6 +19,7 @@ bit arrays and whole random playouts run inside the evaluator.
 from __future__ import annotations
 
 import bisect
+import functools
 import logging
 import operator
 import random
@@ -37,12 +38,14 @@ from ggp.errors import IllegalMoveError, ReasonerError
 from ggp.gdl.terms import Description, Term
 from ggp.reasoner.circuit.budget import DEFAULT_BUDGET, BudgetMeter, CompileBudget
 from ggp.reasoner.circuit.build import Circuit, build_circuit
+from ggp.reasoner.circuit.circuit_tree import CircuitMctsTree
 from ggp.reasoner.circuit.evaluate import make_evaluator
 from ggp.reasoner.circuit.evaluator import Evaluator, EvaluatorKind, pack_bits, unpack_bits
 from ggp.reasoner.circuit.extract import ground_program
-from ggp.reasoner.circuit.native_tree import NativeTree
+from ggp.reasoner.circuit.factors import find_factors
+from ggp.reasoner.factoring import Factor, Factoring, factor_of_moves
 from ggp.reasoner.machine import GroundingLimits, JointMove, Move, Role, State, StateInfo, StateInfoQueries, StateMachine
-from ggp.reasoner.playouts import PlayoutCutoff, TreeRootStatistics
+from ggp.reasoner.playouts import PlayoutCutoff
 from ggp.reasoner.wrappers import first_that_builds
 
 log = logging.getLogger(__name__)
@@ -481,13 +484,14 @@ class CircuitStateMachine(StateInfoQueries):
     def mcts_tree(
         self, state: State, *, exploration: float, playouts_per_leaf: int, chance: Sequence[bool], seed: int,
         max_nodes: int, mast: float = 0.0, solver: bool = False, rave: float = 0.0, decisive: int = 0,
-        cutoff: PlayoutCutoff | None = None,
+        cutoff: PlayoutCutoff | None = None, factor: Factor | None = None,
     ) -> CircuitMctsTree | None:
         """An MCTS tree rooted at ``state`` searched in C (:class:`~ggp.reasoner.playouts.MctsTreeFactory`),
         reserving at most :data:`TREE_MAX_BYTES`; None with numpy. Playouts end after :data:`DEFAULT_MAX_DEPTH`
         joint moves. The options are the ``ggp_mcts_set_*`` of the C search: ``mast`` (share of MAST moves),
         ``solver`` (MCTS-Solver), ``rave`` (RAVE's k), ``decisive`` (lookahead: 1 decisive moves, 2 anti-decisive
-        too), ``cutoff`` (cut playouts scored by its heuristic). ReasonerError when out of memory."""
+        too), ``cutoff`` (cut playouts scored by its heuristic), ``factor`` (one of :attr:`factoring`'s factors: the
+        search plays it alone, the other fluents held as in ``state``). ReasonerError when out of memory."""
         make = getattr(self.evaluator, "mcts", None)
         if make is None:
             return None
@@ -508,7 +512,22 @@ class CircuitStateMachine(StateInfoQueries):
             tree.set_decisive(decisive)
         if cutoff is not None:
             tree.set_cutoff(cutoff)
+        if factor is not None:
+            tree.set_factor(*self.factoring.restriction(factor), self.state_key(state))
         return CircuitMctsTree(self, tree)
+
+    @functools.cached_property
+    def factoring(self) -> Factoring:
+        """The game's independent sub-games (:func:`~ggp.reasoner.circuit.factors.find_factors`)."""
+        return find_factors(self.circuit)
+
+    def factor_at(self, state: State, role: Role) -> Factor | None:
+        """The factor holding every legal move of ``role`` in ``state`` (:func:`~ggp.reasoner.factoring.factor_hook`)."""
+        if not self.factoring.factored:
+            return None
+        index = self._move_index[self._role_index[role]]
+        offset = self._offsets[self._role_index[role]]
+        return factor_of_moves(self.factoring, [offset + index[move] for move in self.legal_moves(state, role)])
 
     def playout_goals(self, state: State, n: int, seed: int | random.Random = 0) -> list[tuple[int, ...]]:
         """Goals (role order) of ``n`` random playouts from ``state``, run in one batch.
@@ -520,40 +539,6 @@ class CircuitStateMachine(StateInfoQueries):
             seed = seed.getrandbits(63)
         summary = self.random_playouts(n, seed, batch=min(max(n, 1), 256), start=state)
         return list(summary.goals)
-
-
-class CircuitMctsTree:
-    """An MCTS tree searched by the circuit's C runtime (a :class:`~ggp.reasoner.playouts.MctsTree`):
-    :class:`~ggp.reasoner.circuit.native_tree.NativeTree` with states and moves in place of packed keys
-    and move indices."""
-
-    def __init__(self, machine: CircuitStateMachine, tree: NativeTree) -> None:
-        self._machine = machine
-        self._tree = tree
-
-    def reroot(self, state: State) -> bool:
-        return self._tree.reroot(self._machine.state_key(state))
-
-    def search(self, iterations: int, deadline: float) -> int:
-        return self._tree.search(iterations, deadline)
-
-    def nested(self, level: int, deadline: float) -> bool:
-        """Nested Monte-Carlo Search of ``level`` from the root, feeding the best line (see
-        :meth:`~ggp.reasoner.circuit.native_tree.NativeTree.nested`): True when the level finished before
-        ``deadline``. Raises ``ValueError`` unless the game has one role and no chance."""
-        return self._tree.nested(level, deadline)
-
-    def root_statistics(self, role: int) -> TreeRootStatistics:
-        root = self._tree.root(role)
-        flat = self._machine._flat_moves
-        moves = tuple(flat[m] for m in root.moves)
-        return TreeRootStatistics(root.terminal, root.branching, moves, root.visits, root.totals, root.proven,
-                                  None if root.proof is None else moves[root.proof],
-                                  None if root.line is None else (moves[root.line[0]], root.line[1]))
-
-    def info(self) -> dict[str, int]:
-        """Nodes, edges, bytes reserved, ``full`` (1 once the tree stopped growing) and root visits."""
-        return self._tree.info()
 
 
 def _as_index(value: object) -> int | None:

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ggp.errors import ReasonerError
-from ggp.native import FLAGS, UNOPTIMISED_FLAGS, load_library, native_flags
+from ggp.native import FLAGS, UNOPTIMISED_FLAGS, is_cached, load_library, native_flags
 from ggp.reasoner.circuit.build import Circuit
 from ggp.reasoner.circuit.codegen import INTERPRETER_SOURCE, RUNTIME_DIRS, TABLES, bytecode, c_source, sizes, tables
 from ggp.reasoner.circuit.evaluator import BatchOutputs, PlayoutStats, Words
@@ -75,6 +75,8 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.ggp_mcts_line.restype = ctypes.c_int32
     lib.ggp_mcts_nested.argtypes = [_P, ctypes.c_int32, ctypes.c_double]
     lib.ggp_mcts_nested.restype = ctypes.c_int32
+    lib.ggp_mcts_set_factor.argtypes = [_P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p]
+    lib.ggp_mcts_set_factor.restype = ctypes.c_int32
     lib.ggp_mcts_info.argtypes = [_P, _P]
     lib.ggp_mcts_info.restype = None
 
@@ -178,9 +180,7 @@ class CEvaluator(_NativeEvaluator):
     name = "c"
 
     def __init__(self, circuit: Circuit, compiler: tuple[str, str], directory: Path | None = None) -> None:
-        large = circuit.size()[1] > COMPILE_MAX_LITERALS
-        plain = UNOPTIMISED_FLAGS if large else FLAGS
-        self.flags = plain if large else (*FLAGS, *native_flags())
+        plain, self.flags = _flag_choices(circuit)
         source = c_source(circuit)
         try:
             lib, self.path, self.cached = load_library(source, compiler, directory, self.flags, RUNTIME_DIRS)
@@ -193,6 +193,19 @@ class CEvaluator(_NativeEvaluator):
         lib.ggp_new_game.argtypes = []
         lib.ggp_new_game.restype = _P
         super().__init__(circuit, lib, lib.ggp_new_game())
+
+
+def _flag_choices(circuit: Circuit) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the flags without tuning for this CPU, the flags tried first) of ``circuit``'s own C."""
+    large = circuit.size()[1] > COMPILE_MAX_LITERALS
+    plain = UNOPTIMISED_FLAGS if large else FLAGS
+    return plain, plain if large else (*FLAGS, *native_flags())
+
+
+def compiled_is_cached(circuit: Circuit, compiler: tuple[str, str], directory: Path | None = None) -> bool:
+    """True when :class:`CEvaluator` would load ``circuit``'s C built earlier rather than run the compiler."""
+    source = c_source(circuit)
+    return any(is_cached(source, compiler, directory, flags, RUNTIME_DIRS) for flags in set(_flag_choices(circuit)))
 
 
 class InterpretedEvaluator(_NativeEvaluator):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -116,6 +116,20 @@ class NativeTree:
         if self._lib.ggp_mcts_set_cutoff(self._tree, max(0, cutoff.depth), weights, cutoff.goal_weight, cutoff.scale,
                                          low, high) != 0:
             raise ReasonerError("out of memory for the playout cut-off")
+
+    def set_factor(self, fluents: Iterable[int], moves: Iterable[int], held: int) -> None:
+        """Search one factor of the game from now on (``ggp_mcts_set_factor``, the tree started afresh at
+        ``held``): only ``fluents`` change, the others stay as in the packed state ``held``, and a role chooses
+        among ``moves`` (global indices), one with none of them playing its first legal move. Raises
+        ``ValueError`` with several playouts per leaf and :class:`ReasonerError` when out of memory."""
+        n_moves = sum(len(moves) for moves in self._evaluator.circuit.moves)
+        keep = sum(1 << f for f in set(fluents)).to_bytes(self._nbytes, "little")
+        allowed = sum(1 << m for m in set(moves)).to_bytes(8 * (n_moves // 64 + 1), "little")
+        status = self._lib.ggp_mcts_set_factor(self._tree, keep, held.to_bytes(self._nbytes, "little"), allowed)
+        if status == -2:
+            raise ValueError("a factored search needs one playout per leaf")
+        if status < 0:
+            raise ReasonerError("out of memory for the factored search")
 
     def set_solver(self, on: bool) -> None:
         """Prove nodes from now on (``ggp_mcts_set_solver``, MCTS-Solver: a node where one role chooses is

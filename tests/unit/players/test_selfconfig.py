@@ -106,7 +106,11 @@ def test_the_player_configures_itself_logs_one_line_and_a_given_option_stays(cap
     given = make_player("mcts:decisive=0", seed=2)
     assert isinstance(given, MctsPlayer)
     given.start(machine, machine.roles[0], Budget.for_seconds(10))
-    assert given.decisive == 0 and given.configuration is None
+    assert given.decisive == 0 and given.configuration is not None  # (factor is still chosen)
+    every = make_player("mcts:decisive=0,factor=0", seed=2)
+    assert isinstance(every, MctsPlayer)
+    every.start(machine, machine.roles[0], Budget.for_seconds(10))
+    assert every.decisive == 0 and not every.factored and every.configuration is None
 
 
 @needs_cc

@@ -11,8 +11,8 @@ import pytest
 from ggp.gdl.parser import parse_term
 from ggp.native import find_compiler
 from ggp.reasoner.circuit import CircuitStateMachine
+from ggp.reasoner.circuit.circuit_tree import CircuitMctsTree
 from ggp.reasoner.circuit.evaluator import EvaluatorKind
-from ggp.reasoner.circuit.machine import CircuitMctsTree
 from ggp.reasoner.circuit.native_evaluator import CEvaluator
 from ggp.reasoner.machine import Move, State
 from tests.conftest import KIF_DIR

@@ -166,3 +166,62 @@ def test_a_built_circuit_is_kept_on_disk_for_the_next_process_and_a_damaged_one_
     assert calls == ["circuit_in_child", "circuit_in_child"]
     other = load_kif(KIF_DIR / "connectFour" / "connectFour.kif")
     assert upgrade.built_circuit_path(other) != path
+
+
+def test_the_circuit_plays_on_the_interpreter_while_its_c_compiles_then_on_the_compiled_c(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path,
+) -> None:
+    """gcc took 100 s at -O2 on cylinder-checkers' circuit, and the player lost that match on the prover: the
+    game-independent interpreter answers as soon as the circuit is built, and a search tree grown on it is
+    grown again on the compiled C when that is loaded. A library already in the cache is loaded at once."""
+    from ggp.reasoner import upgrade
+    from ggp.reasoner.circuit import evaluate, native_evaluator
+
+    caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nothing compiled or built before
+    monkeypatch.setattr(upgrade, "_BUILDS", {})
+    gate = threading.Event()
+    real = native_evaluator.CEvaluator
+
+    def slow_compiler(*args: Any, **kwargs: Any) -> object:
+        assert gate.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evaluate, "CEvaluator", slow_compiler)
+    description = load_kif(TIC_TAC_TOE)
+    machine = playing_machine(description, "auto")
+    assert isinstance(machine, UpgradingMachine) and machine.wait_upgraded(120) and machine.upgraded
+    interpreted = machine.current
+    assert isinstance(interpreted, CircuitStateMachine) and interpreted.evaluator.name == "interpreter"
+    assert not machine.wait(0.2)  # the compiler is still running
+    player = MctsPlayer(seed=0)
+    player.start(machine, machine.roles[0], Budget(iterations=20))
+    state = machine.initial_state()
+    assert player.choose(state, Budget(iterations=20)) in machine.legal_moves(state, machine.roles[0])
+    assert player._native_machine is interpreted
+    gate.set()
+    assert machine.wait(120) and isinstance(machine.current, CircuitStateMachine)
+    assert machine.current is not interpreted and machine.current.evaluator.name == "c"
+    assert player.choose(state, Budget(iterations=20)) in machine.legal_moves(state, machine.roles[0])
+    assert player._native_machine is machine.current  # the tree was grown again on the compiled C
+    assert "switched to the circuit engine on its interpreter evaluator" in caplog.text
+    assert "switched to the circuit engine on its c evaluator (its faster form" in caplog.text
+    caplog.clear()
+    monkeypatch.setattr(upgrade, "_BUILDS", {})  # a new process: the circuit and its C are both kept on disk
+    again = playing_machine(description, "auto")
+    assert isinstance(again, UpgradingMachine) and again.wait(120) and isinstance(again.current, CircuitStateMachine)
+    assert again.current.evaluator.name == "c"
+    assert caplog.text.count("switched to the circuit engine") == 1
+
+
+def test_a_failed_faster_form_keeps_the_first_built_machine(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="ggp.reasoner.upgrade")
+    description = load_kif(TIC_TAC_TOE)
+    first = CircuitStateMachine(description, LOCAL, evaluator="interpreter")
+
+    def failing() -> StateMachine:
+        raise ReasonerError("gcc: out of memory")
+
+    machine = UpgradingMachine(ClingoStateMachine(description, LOCAL), lambda: first, "circuit", "ttt", then=failing)
+    assert machine.wait(60) and machine.upgraded and machine.current is first and machine.failure is None
+    assert "stays on the circuit engine's first form; its faster form did not build: gcc: out of memory" in caplog.text

@@ -10,3 +10,4 @@
 #include "search_policy.c"
 #include "search_decisive.c"
 #include "search_nested.c"
+#include "search_factor.c"
