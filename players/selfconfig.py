@@ -152,8 +152,7 @@ def choose_settings(profile: GameProfile | None, why_none: str = SAFE_DEFAULTS_R
     factored = (profile.factors > 1 and not profile.puzzle and not profile.chance
                 and profile.one_factor >= FACTOR_SHARE_MIN * profile.decisions)
     if profile.factors > 1:
-        measured += (f", {profile.factors} independent sub-games, a decision's moves in one of them in "
-                     f"{profile.one_factor / profile.decisions:.0%}")
+        measured += f", {profile.factors} sub-games, a decision's moves in one in {profile.one_factor / profile.decisions:.0%}"
     return SearchSettings(2 if lookahead else 0, profile.puzzle, measured, factored)
 
 

@@ -36,7 +36,7 @@ def test_the_factored_search_needs_factors_and_decisions_within_one_of_them() ->
     assert not choose_settings(profile(2, share - 1)).factored  # a decision spans factors too often
     assert not choose_settings(profile(1, 200)).factored  # one factor: the whole game
     assert not choose_settings(profile(2, 200, roles=1)).factored  # a puzzle is searched whole (NMCS, the line)
-    assert "2 independent sub-games, a decision's moves in one of them in 100%" in choose_settings(profile(2, 200)).reason
+    assert "2 sub-games, a decision's moves in one in 100%" in choose_settings(profile(2, 200)).reason
     assert choose_settings(profile(2, 200)) == choose_settings(profile(2, 200))
 
 
