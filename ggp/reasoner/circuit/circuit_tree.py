@@ -3,27 +3,25 @@ states and moves in place of packed keys and move indices."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from ggp.reasoner.circuit.native_tree import NativeTree
-from ggp.reasoner.machine import State
+from ggp.reasoner.machine import Move, State
 from ggp.reasoner.playouts import TreeRootStatistics
-
-if TYPE_CHECKING:
-    from ggp.reasoner.circuit.machine import CircuitStateMachine
 
 
 class CircuitMctsTree:
     """An MCTS tree searched by the circuit's C runtime (a :class:`~ggp.reasoner.playouts.MctsTree`):
     :class:`~ggp.reasoner.circuit.native_tree.NativeTree` with states and moves in place of packed keys
-    and move indices."""
+    and move indices: ``state_key`` packs a state, ``moves`` are the machine's moves by global index."""
 
-    def __init__(self, machine: CircuitStateMachine, tree: NativeTree) -> None:
-        self._machine = machine
+    def __init__(self, state_key: Callable[[State], int], moves: Sequence[Move], tree: NativeTree) -> None:
+        self._state_key = state_key
+        self._moves = moves
         self._tree = tree
 
     def reroot(self, state: State) -> bool:
-        return self._tree.reroot(self._machine.state_key(state))
+        return self._tree.reroot(self._state_key(state))
 
     def search(self, iterations: int, deadline: float) -> int:
         return self._tree.search(iterations, deadline)
@@ -36,8 +34,7 @@ class CircuitMctsTree:
 
     def root_statistics(self, role: int) -> TreeRootStatistics:
         root = self._tree.root(role)
-        flat = self._machine._flat_moves
-        moves = tuple(flat[m] for m in root.moves)
+        moves = tuple(self._moves[m] for m in root.moves)
         return TreeRootStatistics(root.terminal, root.branching, moves, root.visits, root.totals, root.proven,
                                   None if root.proof is None else moves[root.proof],
                                   None if root.line is None else (moves[root.line[0]], root.line[1]))

@@ -514,7 +514,7 @@ class CircuitStateMachine(StateInfoQueries):
             tree.set_cutoff(cutoff)
         if factor is not None:
             tree.set_factor(*self.factoring.restriction(factor), self.state_key(state))
-        return CircuitMctsTree(self, tree)
+        return CircuitMctsTree(self.state_key, self._flat_moves, tree)
 
     @functools.cached_property
     def factoring(self) -> Factoring:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Callable
@@ -225,3 +226,15 @@ def test_a_failed_faster_form_keeps_the_first_built_machine(caplog: pytest.LogCa
     machine = UpgradingMachine(ClingoStateMachine(description, LOCAL), lambda: first, "circuit", "ttt", then=failing)
     assert machine.wait(60) and machine.upgraded and machine.current is first and machine.failure is None
     assert "stays on the circuit engine's first form; its faster form did not build: gcc: out of memory" in caplog.text
+
+
+def test_the_docs_set_up_table_is_printed_from_its_committed_rows() -> None:
+    from tests.helpers.benchmarks import load_benchmark
+
+    bench = load_benchmark("setup_interpreter")
+    root = Path(__file__).resolve().parents[3]
+    rows = [json.loads(line) for line in (root / "benchmarks" / "data" / "setup_interpreter_2026-11-29.jsonl")
+            .read_text().splitlines() if line.strip()]
+    assert {row["first_engine"] for row in rows} == {"circuit (interpreter)"}
+    assert all(row["first_s"] < row["final_s"] for row in rows)
+    assert bench.table(rows) in (root / "docs" / "reasoner.md").read_text(encoding="utf-8")
