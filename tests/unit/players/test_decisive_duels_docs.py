@@ -1,4 +1,4 @@
-"""docs/players.md's decisive-move duels are the committed arena runs, row for row."""
+"""docs/players.md's decisive-move and factored-search duels are the committed arena runs, row for row."""
 
 from __future__ import annotations
 
@@ -22,4 +22,15 @@ def test_the_docs_decisive_duel_table_is_printed_from_the_committed_runs() -> No
         games = int(duel["command"][duel["command"].index("--games") + 1])
         assert len(result["games"]) == result["standings"][0]["games"] == games
         assert sorted(game["seats"] for game in result["games"][:2]) == [[0, 1], [1, 0]]  # seats rotated
+        assert arena_duels.row(duel) in docs
+
+
+def test_the_docs_factored_search_duels_are_printed_from_the_committed_runs() -> None:
+    arena_duels = load_benchmark("arena_duels")
+    duels = arena_duels.read_duels(ROOT / "benchmarks" / "data" / "factored_duels_2026-11-29.jsonl.gz")
+    assert len(duels) == 2
+    docs = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
+    for duel in duels:
+        new, old = duel["result"]["players"]
+        assert "factor=1" in new and "factor=0" in old
         assert arena_duels.row(duel) in docs
