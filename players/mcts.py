@@ -215,7 +215,7 @@ class MctsPlayer(BasePlayer):
     (count-bounded without a clock, so an arena and a manager's seat choose alike); the choice is logged in
     one INFO line and kept in :attr:`configuration`, which :func:`~ggp.player.configuration_of` reports with
     the match (the player server's START reply header that the manager records, ``ggp arena --json``). A
-    ``cutoff`` >= 0 adds its validation to that line (its own INFO line where ``decisive`` is given).
+    ``cutoff`` >= 0 adds its validation to that line (its own INFO line where ``decisive`` and ``factor`` are given).
     A machine without the native search, a start clock too short for the measurement or a measurement
     that fails gives the safe defaults (:data:`DEFAULT_DECISIVE`), and the log line says why. An option
     given by the user is never changed.
@@ -286,7 +286,8 @@ class MctsPlayer(BasePlayer):
         self.last_nested = 0
         self.heuristic = None
         if self.cutoff >= 0 and mcts_tree_hook(machine) is not None:
-            self.heuristic = self._validate_heuristic(budget, logged=self._decisive_option is not None)
+            given = self._decisive_option is not None and self._factor_option is not None  # (no configuration line)
+            self.heuristic = self._validate_heuristic(budget, logged=given)
         if self._decisive_option is None or self._factor_option is None:
             self.configuration = self._configure(budget)
             if self._decisive_option is None:

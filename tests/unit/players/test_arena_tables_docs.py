@@ -65,7 +65,7 @@ def test_the_duel_tables_have_no_row_beside_the_committed_runs() -> None:
     # tables of the same kind.
     arena_duels = benchmark("arena_duels")
     files = ("decisive_duels_2026-11-27.jsonl.gz", "selfconfig_duels_2026-11-28.jsonl.gz",
-             "cutoff_duels_2026-11-28.jsonl.gz")
+             "factored_duels_2026-11-29.jsonl.gz", "cutoff_duels_2026-11-28.jsonl.gz")
     assert tables(PLAYERS, DUELS_HEADER) == [[arena_duels.row(duel) for duel in arena_duels.read_duels(DATA / name)]
                                             for name in files]
 
