@@ -46,3 +46,14 @@ def test_the_fifth_runs_table_in_the_docs_is_printed_from_its_committed_rows(vs_
     ends = [text.find(mark, start + 1) for mark in ("\n### ", "\n## ")]
     section = text[start:min(end for end in ends if end >= 0)]
     assert [line for line in section.splitlines() if line.startswith("|")] == printed
+
+
+def test_the_sixth_runs_table_in_the_docs_is_printed_from_its_committed_rows(vs_sancho: ModuleType) -> None:
+    files = ["vs_sancho_2026-11-28b.jsonl", "vs_sancho_2026-11-28c.jsonl", "vs_sancho_2026-11-29a.jsonl"]
+    rows = vs_sancho.read_rows([BENCHMARKS / "data" / name for name in files])
+    printed = [line for line in vs_sancho.summarize(rows) if line.startswith("|")]
+    text = (BENCHMARKS.parent / "docs" / "strength.md").read_text(encoding="utf-8")
+    start = text.index("### Sixth run (10 s / 2 s, 2026-11-28 and 29)")
+    section = text[start:text.index("\n## ", start)]
+    assert [line for line in section.splitlines() if line.startswith("|")] == printed
+    assert all(row.get("game") != "breakthrough" for row in vs_sancho.read_rows([BENCHMARKS / "data" / files[1]]))
