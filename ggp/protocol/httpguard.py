@@ -226,6 +226,12 @@ LISTEN_BACKLOG = 1024
 of cut slow clients reconnect at once, a full queue drops the next client's SYN and it retries after 1 s:
 the one 1.0 s answer per slow-body attack in ``benchmarks/hostile.py`` on a quiet machine."""
 
+ACCEPT_BATCH = 64
+"""Connections the event loop accepts in one turn before the cap sees any of them. asyncio accepts as many
+as the ``backlog`` it was given, so a queue of :data:`LISTEN_BACKLOG` accepted at once would open 1,024
+descriptors before one idle connection is shed (a player at the usual 1,024 limit then fails every accept
+with a traceback each). The queue is deepened to :data:`LISTEN_BACKLOG` after the server starts."""
+
 
 class CappedSite(web.TCPSite):
     """A :class:`aiohttp.web.TCPSite` that applies the app's :class:`ConnectionCap` (if it has one), with a
@@ -248,10 +254,38 @@ class CappedSite(web.TCPSite):
             assert server is not None and cap is not None
             return server() if cap.admit(server) else _Refused()
 
-        self._server = await asyncio.get_running_loop().create_server(
-            protocol, self._host, self._port, ssl=self._ssl_context, backlog=self._backlog,
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            protocol, self._host, self._port, ssl=self._ssl_context, backlog=min(self._backlog, ACCEPT_BATCH),
             reuse_address=self._reuse_address, reuse_port=self._reuse_port)
+        for listening in self._server.sockets:
+            with listening.dup() as same:  # the same listening socket: deepen its queue, not the batch
+                same.listen(self._backlog)
         self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
+        _report_descriptor_shortage_once_in_a_while(loop)
+
+
+_SHORTAGE = "socket.accept() out of system resource"
+
+
+def _report_descriptor_shortage_once_in_a_while(loop: asyncio.AbstractEventLoop) -> None:
+    """asyncio reports each accept that fails for want of descriptors with a traceback (and retries after
+    a second): pass those through a :class:`RateLimitedLog` line, every other report as before."""
+    previous = loop.get_exception_handler()
+    if getattr(previous, "limits_shortage", False):
+        return
+    shortage = RateLimitedLog(log, every_s=10.0, burst=1)
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == _SHORTAGE:
+            shortage.warning("accepting paused for 1 s: %s", context.get("exception"))
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.limits_shortage = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
 
 
 def cap_connections(app: web.Application, limit: int = MAX_CONNECTIONS, read_s: float = REQUEST_READ_S,

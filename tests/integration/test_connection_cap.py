@@ -155,3 +155,59 @@ async def test_ggp_player_at_1024_descriptors_answers_with_1100_idle_connections
             process.terminate()
         assert await asyncio.wait_for(process.wait(), 30) in (0, -signal.SIGTERM)
     assert len(log.read_text().splitlines()) < 20  # shed connections are logged once per 10 s, not each
+
+
+BUSY_SERVER = """
+import asyncio, resource, sys, time
+from aiohttp import web
+from ggp.protocol.httpguard import CappedSite, cap_connections
+
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
+
+async def ok(request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+async def main() -> None:
+    app = web.Application()
+    cap_connections(app, limit=128)
+    app.router.add_get("/", ok)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = CappedSite(runner, "127.0.0.1", 0)
+    await site.start()
+    print(site.port, flush=True)
+    time.sleep(3)  # a busy event loop: every connection of the burst waits in the kernel's queue
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_burst_queued_while_the_loop_is_busy_is_accepted_without_running_out_of_descriptors(
+        tmp_path: Path) -> None:
+    """400 connections wait in the queue of a server at 256 descriptors (cap 128) whose loop is busy: it
+    accepts them a batch at a time, shedding as it goes, instead of all at once into EMFILE (the
+    traceback per failed accept that once filled a player's log with 9,552 lines)."""
+    log = tmp_path / "server.log"
+    with log.open("wb") as stderr:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", BUSY_SERVER, stdout=asyncio.subprocess.PIPE, stderr=stderr)
+    writers: list[asyncio.StreamWriter] = []
+    try:
+        assert process.stdout is not None
+        port = int(await asyncio.wait_for(process.stdout.readline(), 60))
+        for _ in range(400):
+            writers.append((await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 10))[1])
+        async with (aiohttp.ClientSession() as session,
+                    session.get(f"http://127.0.0.1:{port}/", timeout=aiohttp.ClientTimeout(total=20)) as response):
+            assert response.status == 200
+            assert await response.text() == "ok"
+    finally:
+        for writer in writers:
+            writer.close()
+        process.kill()
+        await process.wait()
+    text = log.read_text()
+    assert "out of system resource" not in text and "Traceback" not in text, text[:2000]
