@@ -38,22 +38,32 @@ def test_a_silent_sancho_is_a_set_up_failure_and_checkers_counts_in_no_overall_r
     assert overall.startswith("| **overall** | `mcts` | 10/2 s | 2 | 50% |")  # neither the failure nor checkers
 
 
-def test_the_fifth_runs_table_in_the_docs_is_printed_from_its_committed_rows(vs_sancho: ModuleType) -> None:
-    rows = vs_sancho.read_rows([BENCHMARKS / "data" / "vs_sancho_2026-11-28b.jsonl"])
-    printed = [line for line in vs_sancho.summarize(rows) if line.startswith("|")]
+def docs_table(heading: str) -> list[str]:
+    """The table lines of docs/strength.md's section that starts with ``heading``."""
     text = (BENCHMARKS.parent / "docs" / "strength.md").read_text(encoding="utf-8")
-    start = text.index("### Fifth run (10 s / 2 s, 2026-11-28)")
+    start = text.index(heading)
     ends = [text.find(mark, start + 1) for mark in ("\n### ", "\n## ")]
     section = text[start:min(end for end in ends if end >= 0)]
-    assert [line for line in section.splitlines() if line.startswith("|")] == printed
+    return [line for line in section.splitlines() if line.startswith("|")]
+
+
+def printed_table(vs_sancho: ModuleType, files: list[str]) -> list[str]:
+    rows = vs_sancho.read_rows([BENCHMARKS / "data" / name for name in files])
+    return [line for line in vs_sancho.summarize(rows) if line.startswith("|")]
+
+
+def test_the_fifth_runs_table_in_the_docs_is_printed_from_its_committed_rows(vs_sancho: ModuleType) -> None:
+    printed = printed_table(vs_sancho, ["vs_sancho_2026-11-28b.jsonl"])
+    assert docs_table("### Fifth run (10 s / 2 s, 2026-11-28)") == printed
 
 
 def test_the_sixth_runs_table_in_the_docs_is_printed_from_its_committed_rows(vs_sancho: ModuleType) -> None:
     files = ["vs_sancho_2026-11-28b.jsonl", "vs_sancho_2026-11-28c.jsonl", "vs_sancho_2026-11-29a.jsonl"]
-    rows = vs_sancho.read_rows([BENCHMARKS / "data" / name for name in files])
-    printed = [line for line in vs_sancho.summarize(rows) if line.startswith("|")]
-    text = (BENCHMARKS.parent / "docs" / "strength.md").read_text(encoding="utf-8")
-    start = text.index("### Sixth run (10 s / 2 s, 2026-11-28 and 29)")
-    section = text[start:text.index("\n## ", start)]
-    assert [line for line in section.splitlines() if line.startswith("|")] == printed
+    assert docs_table("### Sixth run (10 s / 2 s, 2026-11-28 and 29)") == printed_table(vs_sancho, files)
     assert all(row.get("game") != "breakthrough" for row in vs_sancho.read_rows([BENCHMARKS / "data" / files[1]]))
+
+
+def test_the_seventh_runs_table_at_30_s_5_s_is_printed_from_its_committed_rows(vs_sancho: ModuleType) -> None:
+    printed = printed_table(vs_sancho, ["vs_sancho_2026-11-29b.jsonl"])
+    assert docs_table("### Seventh run (30 s / 5 s, 2026-11-29)") == printed
+    assert all("30/5 s" in line for line in printed[2:])
